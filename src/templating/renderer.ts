@@ -1,0 +1,31 @@
+import type { ParamSet } from '../generators/generator.js';
+
+/** Where a template string sits in the template object, e.g. `spec.source.path`, for error messages. */
+export type TemplateFieldPath = string;
+
+/**
+ * Renders the string leaves of an Application template with one parameter set. Structure and value
+ * types of the template are never produced by a parameter, only string contents.
+ */
+export interface Renderer {
+  render(template: unknown, params: ParamSet, options: RenderOptions): unknown;
+}
+
+/** How an ApplicationSet asked for its templates to be read. */
+export interface RenderOptions {
+  /** `spec.goTemplate`: Go-template syntax (`{{.path.basename}}`) instead of fasttemplate. */
+  goTemplate: boolean;
+  /** `spec.goTemplateOptions`, e.g. `missingkey=error`. */
+  goTemplateOptions: readonly string[];
+}
+
+/** A template that cannot be rendered; names the parameter or construct and the template field. */
+export class RenderError extends Error {
+  override readonly name = 'RenderError';
+  constructor(
+    message: string,
+    readonly field: TemplateFieldPath,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { commands, main, USAGE_EXIT } from '../../src/cli/main.js';
+import { NOT_IMPLEMENTED_EXIT } from '../../src/cli/commands/not-yet.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+async function runMain(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+describe('appset CLI', () => {
+  it('lists every subcommand in --help', async () => {
+    const { code, out } = await runMain(['--help']);
+    assert.equal(code, 0);
+    for (const name of ['controller', 'render', 'local']) assert.match(out, new RegExp(`^  ${name}\\s+\\S`, 'm'));
+  });
+
+  for (const name of ['controller', 'render', 'local']) {
+    it(`prints help for "${name} --help" and exits 0`, async () => {
+      const { code, out, err } = await runMain([name, '--help']);
+      assert.equal(code, 0, err);
+      assert.match(out, new RegExp(`^Usage: appset ${name}\\b`));
+      const command = commands.find((c) => c.name === name);
+      assert.ok(command);
+      for (const option of Object.keys(command.options)) assert.ok(out.includes(`--${option}`), `--${option} missing from help`);
+    });
+  }
+
+  it('refuses an unknown command and an unknown flag with the usage exit code', async () => {
+    assert.equal((await runMain(['deploy'])).code, USAGE_EXIT);
+    const bad = await runMain(['render', '--no-such-flag']);
+    assert.equal(bad.code, USAGE_EXIT);
+    assert.match(bad.err, /no-such-flag/);
+  });
+
+  it('says plainly that an unbuilt subcommand is not implemented rather than succeeding', async () => {
+    const { code, err } = await runMain(['render', 'appset.yaml']);
+    assert.equal(code, NOT_IMPLEMENTED_EXIT);
+    assert.match(err, /not implemented yet/);
+  });
+
+  it('runs as "npx appset --help" from the repository root', async () => {
+    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'appset', 'local', '--help'], { cwd: repoRoot });
+    assert.match(stdout, /^Usage: appset local/);
+  });
+});

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { reapStaleRuns } from './run-dir.js';
+import { waitFor } from './wait-for.js';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('cleanup after a test run that was killed', () => {
+  it('reaps the processes a SIGKILLed run left behind', async () => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./orphan-child.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').once('data', (data: string) => resolve(data));
+      child.once('exit', (code) => reject(new Error(`orphan child exited early with ${code}`)));
+    });
+    const orphan = JSON.parse(line) as { pid: number; root: string };
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    assert.ok(isAlive(orphan.pid), 'redis should outlive its SIGKILLed owner until reaped');
+
+    assert.ok(reapStaleRuns() >= 1);
+    await waitFor(() => !isAlive(orphan.pid), { what: `orphaned redis ${orphan.pid} to die`, timeoutMs: 5_000 });
+    assert.equal(existsSync(orphan.root), false);
+  });
+});

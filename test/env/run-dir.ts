@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Folders of one test-environment run: data, logs and the pids of its processes. */
+export interface RunDir {
+  root: string;
+  pidDir: string;
+  logDir: string;
+}
+
+const runsRoot = (): string => join(tmpdir(), 'appset-test-env');
+
+/** Creates the folders of a new run, owned by this Node process. */
+export function createRunDir(): RunDir {
+  mkdirSync(runsRoot(), { recursive: true });
+  const root = mkdtempSync(join(runsRoot(), `run-${process.pid}-`));
+  writeFileSync(join(root, 'owner.pid'), String(process.pid));
+  const pidDir = join(root, 'pids');
+  const logDir = join(root, 'logs');
+  mkdirSync(pidDir);
+  mkdirSync(logDir);
+  return { root, pidDir, logDir };
+}
+
+/**
+ * Kills the processes of earlier runs whose owner died without cleaning up (a SIGKILLed test run)
+ * and removes their folders. Returns how many processes it killed.
+ */
+export function reapStaleRuns(): number {
+  let killed = 0;
+  let runs: string[];
+  try {
+    runs = readdirSync(runsRoot());
+  } catch {
+    return 0;
+  }
+  for (const run of runs) {
+    const root = join(runsRoot(), run);
+    const owner = readPid(join(root, 'owner.pid'));
+    if (owner !== undefined && isAlive(owner)) continue;
+    for (const file of safeReaddir(join(root, 'pids'))) {
+      const pid = readPid(join(root, 'pids', file));
+      if (pid !== undefined && isAlive(pid)) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+          killed++;
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+    rmSync(root, { recursive: true, force: true });
+  }
+  return killed;
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import type { TestEnvironmentInfo } from './environment.js';
+import { GitFixtures } from './git-fixtures.js';
+
+/** Environment variable naming the info file of the environment the test runner started. */
+export const ENV_INFO_VARIABLE = 'APPSET_TEST_ENV';
+
+let cached: TestEnvironmentInfo | undefined;
+
+/**
+ * The environment the test runner started for this run. Throws when there is none, so an
+ * integration test run outside `npm test` fails loudly instead of skipping.
+ */
+export function sharedEnvironment(): TestEnvironmentInfo {
+  if (cached) return cached;
+  const file = process.env[ENV_INFO_VARIABLE];
+  if (!file) throw new Error(`${ENV_INFO_VARIABLE} is not set: run integration tests through "npm test", which starts the test environment`);
+  cached = JSON.parse(readFileSync(file, 'utf8')) as TestEnvironmentInfo;
+  return cached;
+}
+
+/** An admin KubeConfig for the shared environment. */
+export function adminKubeConfig(): KubeConfig {
+  return loadKubeConfig(sharedEnvironment().kubeconfigPath);
+}
+
+/** Git fixtures whose repositories the shared environment's Git HTTP server serves. */
+export function sharedGitFixtures(): GitFixtures {
+  const info = sharedEnvironment();
+  return new GitFixtures(info.gitRoot, info.gitHttpBaseUrl);
+}

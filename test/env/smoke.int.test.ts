@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ApiException, CustomObjectsApi, Watch, VersionApi } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
+import { createTestNamespace, type TestNamespace } from './namespaces.js';
+import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from './shared-environment.js';
+import { git } from './git-fixtures.js';
+import { waitFor } from './wait-for.js';
+import { sampleApplication, sampleApplicationSet } from '../fixtures.js';
+
+const GROUP = 'argoproj.io';
+const VERSION = 'v1alpha1';
+
+describe('test environment smoke tests: every part is the real thing', () => {
+  const kc = adminKubeConfig();
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  let ns: TestNamespace;
+
+  before(async () => (ns = await createTestNamespace(kc, 'smoke')));
+  after(() => ns.delete());
+
+  it('is a real kube-apiserver reporting its build version', async () => {
+    const version = await kc.makeApiClient(VersionApi).getCode();
+    assert.match(version.gitVersion, /^v1\.\d+\.\d+$/);
+    assert.equal(version.gitTreeState, 'clean');
+  });
+
+  it('delivers an ApplicationSet created through client-node to a watch', async () => {
+    const seen: string[] = [];
+    const request = await new Watch(kc).watch(
+      `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/applicationsets`,
+      {},
+      (phase, object: { metadata?: { name?: string } }) => seen.push(`${phase} ${object.metadata?.name}`),
+      () => undefined,
+    );
+    try {
+      await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', body: sampleApplicationSet(ns.name, 'watched') });
+      await waitFor(() => seen.includes('ADDED watched'), { what: 'the ADDED watch event', timeoutMs: 10_000 });
+    } finally {
+      request.abort();
+    }
+  });
+
+  it('garbage-collects an Application after its owning ApplicationSet is deleted', async () => {
+    const owner = (await custom.createNamespacedCustomObject({
+      group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', body: sampleApplicationSet(ns.name, 'owner'),
+    })) as { metadata: { uid: string } };
+    const app = sampleApplication(ns.name, 'owned');
+    app.metadata = { ...app.metadata, ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'ApplicationSet', name: 'owner', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }] };
+    await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body: app });
+    await custom.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', name: 'owner', propagationPolicy: 'Background' });
+    await waitFor(
+      async () => {
+        try {
+          await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', name: 'owned' });
+          return false;
+        } catch (error) {
+          return error instanceof ApiException && error.code === 404;
+        }
+      },
+      { what: 'the garbage collector to delete the owned Application', timeoutMs: 60_000, intervalMs: 250 },
+    );
+  });
+
+  it('round-trips a value through a real Redis', async () => {
+    const redis = new Redis(sharedEnvironment().redisUrl, { lazyConnect: true });
+    try {
+      await redis.connect();
+      const key = `smoke:${ns.name}`;
+      await redis.set(key, 'value', 'EX', 60);
+      assert.equal(await redis.get(key), 'value');
+      const info = await redis.info('server');
+      assert.match(info, /redis_version:\d+/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  describe('Git over HTTP with basic auth and over file://', () => {
+    const info = sharedEnvironment();
+    const work = mkdtempSync(join(tmpdir(), 'smoke-clone-'));
+    let httpUrl: string;
+    let fileUrl: string;
+
+    before(async () => {
+      const repo = await sharedGitFixtures().createRepo(`smoke-${ns.name}`, { 'apps/guestbook/config.json': '{"env":"dev"}\n' });
+      httpUrl = repo.httpUrl;
+      fileUrl = repo.fileUrl;
+    });
+    after(() => rmSync(work, { recursive: true, force: true }));
+
+    const withCredentials = (url: string, user: string, password: string): string => {
+      const parsed = new URL(url);
+      parsed.username = user;
+      parsed.password = password;
+      return parsed.href;
+    };
+
+    it('clones with the right credentials', async () => {
+      await git(work, ['clone', '-q', withCredentials(httpUrl, info.gitUsername, info.gitPassword), 'right']);
+      assert.equal(readFileSync(join(work, 'right/apps/guestbook/config.json'), 'utf8'), '{"env":"dev"}\n');
+    });
+
+    it('refuses a clone with a wrong password or none', async () => {
+      await assert.rejects(git(work, ['clone', '-q', withCredentials(httpUrl, info.gitUsername, 'wrong'), 'wrong']), /Authentication failed|401/);
+      await assert.rejects(git(work, ['clone', '-q', httpUrl, 'anonymous']), /could not read Username|Authentication failed|401/);
+    });
+
+    it('clones over file://', async () => {
+      await git(work, ['clone', '-q', fileUrl, 'local']);
+      assert.equal(readFileSync(join(work, 'local/apps/guestbook/config.json'), 'utf8'), '{"env":"dev"}\n');
+    });
+  });
+});

@@ -1,0 +1,79 @@
+// The test command: starts the real test environment once, runs every test file with node's test
+// runner against it, and tears the environment down however the run ends.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestEnvironment } from './env/environment.js';
+import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
+
+const testRoot = fileURLToPath(new URL('.', import.meta.url));
+
+/** Test files under the compiled test folder: `*.test.js`, integration ones named `*.int.test.js`. */
+function findTestFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((entry) => {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) return findTestFiles(path);
+      return entry.endsWith('.test.js') ? [path] : [];
+    });
+}
+
+function runNodeTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const args = ['--enable-source-maps', '--test', '--test-reporter=spec', `--test-concurrency=${availableParallelism()}`, ...files];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env });
+    const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const unitOnly = args.includes('--unit');
+  const filters = args.filter((a) => !a.startsWith('--'));
+  let files = findTestFiles(testRoot).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  if (unitOnly) files = files.filter((f) => !f.endsWith('.int.test.js'));
+  if (files.length === 0) {
+    console.error('run-tests: no test files matched');
+    return 1;
+  }
+  const needsEnvironment = files.some((f) => f.endsWith('.int.test.js'));
+  const started = performance.now();
+  let environment: TestEnvironment | undefined;
+  const env = { ...process.env };
+  if (needsEnvironment) {
+    console.error('run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git)');
+    environment = await TestEnvironment.start();
+    env[ENV_INFO_VARIABLE] = environment.writeInfoFile();
+    const steps = Object.entries(environment.timings).map(([step, s]) => `${step} ${s}s`).join(', ');
+    console.error(`run-tests: environment up in ${seconds(started)} s (${steps}); logs in ${environment.run.logDir}`);
+  }
+  const testsStarted = performance.now();
+  let code = 1;
+  try {
+    code = await runNodeTests(files, env);
+  } finally {
+    const keep = code !== 0 && process.env.CI !== 'true';
+    await environment?.stop(keep);
+    if (keep && environment) console.error(`run-tests: kept ${environment.run.root} for inspection`);
+  }
+  console.error(`run-tests: ${files.length} files, tests ${seconds(testsStarted)} s, whole run ${seconds(started)} s, exit ${code}`);
+  return code;
+}
+
+function seconds(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(1);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('run-tests: failed:', error);
+    process.exit(1);
+  },
+);
