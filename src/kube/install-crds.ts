@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiextensionsV1Api, KubernetesObjectApi, PatchStrategy, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { parseAllDocuments } from 'yaml';
+import { ApiextensionsV1Api, KubernetesObjectApi, loadAllYaml, PatchStrategy, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from './field-manager.js';
 
 /** The `crds/` folder shipped with the package. */
@@ -11,13 +10,17 @@ export function crdsDirectory(): string {
   return fileURLToPath(new URL('../../../crds/', import.meta.url));
 }
 
-/** Reads every CustomResourceDefinition document of the YAML files in `dir`. */
+/**
+ * Reads every CustomResourceDefinition document of the YAML files in `dir` into client-node's typed
+ * model. Typed, not raw: client-node serialises a CRD through its model on the way out, and would
+ * silently drop raw keys such as `x-kubernetes-preserve-unknown-fields` and `enum`.
+ */
 export function readCrds(dir = crdsDirectory()): V1CustomResourceDefinition[] {
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
   return files.flatMap((file) =>
-    parseAllDocuments(readFileSync(join(dir, file), 'utf8'))
-      .map((doc) => doc.toJS() as V1CustomResourceDefinition | null)
-      .filter((crd): crd is V1CustomResourceDefinition => crd?.kind === 'CustomResourceDefinition'),
+    (loadAllYaml(readFileSync(join(dir, file), 'utf8')) as Array<V1CustomResourceDefinition | null>).filter(
+      (crd): crd is V1CustomResourceDefinition => crd?.kind === 'CustomResourceDefinition',
+    ),
   );
 }
 

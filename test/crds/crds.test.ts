@@ -2,33 +2,34 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition, V1JSONSchemaProps } from '@kubernetes/client-node';
 import { crdsDirectory, readCrds } from '../../src/kube/install-crds.js';
 
-/** A node of a CRD's OpenAPI schema, as written in the YAML file. */
-interface SchemaNode {
-  type?: string;
-  required?: string[];
-  properties?: Record<string, SchemaNode>;
-  items?: SchemaNode;
-  additionalProperties?: SchemaNode | boolean;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
+/**
+ * True if the node may go without a type. client-node leaves `items` (typed `any`) raw, so both the
+ * model's names and the YAML's are checked.
+ */
+function mayBeUntyped(schema: V1JSONSchemaProps): boolean {
+  const raw = schema as Record<string, unknown>;
+  return Boolean(
+    schema.x_kubernetes_preserve_unknown_fields || schema.x_kubernetes_int_or_string ||
+      raw['x-kubernetes-preserve-unknown-fields'] || raw['x-kubernetes-int-or-string'],
+  );
 }
 
 /** Paths of schema nodes that are neither typed nor marked to preserve unknown fields (not structural). */
-function untypedNodes(schema: SchemaNode, path = '$'): string[] {
-  const own = schema.type || schema['x-kubernetes-preserve-unknown-fields'] || schema['x-kubernetes-int-or-string'] ? [] : [path];
+function untypedNodes(schema: V1JSONSchemaProps, path = '$'): string[] {
+  const own = schema.type || mayBeUntyped(schema) ? [] : [path];
   const children = [
     ...Object.entries(schema.properties ?? {}).map(([k, v]) => untypedNodes(v, `${path}.${k}`)),
-    ...(schema.items ? [untypedNodes(schema.items, `${path}[]`)] : []),
-    ...(typeof schema.additionalProperties === 'object' ? [untypedNodes(schema.additionalProperties, `${path}{}`)] : []),
+    ...(schema.items ? [untypedNodes(schema.items as V1JSONSchemaProps, `${path}[]`)] : []),
+    ...(typeof schema.additionalProperties === 'object' ? [untypedNodes(schema.additionalProperties as V1JSONSchemaProps, `${path}{}`)] : []),
   ];
   return [...own, ...children.flat()];
 }
 
-/** The OpenAPI schema of a CRD's only version, typed as written in YAML. */
-function schemaOf(crd: V1CustomResourceDefinition | undefined): SchemaNode | undefined {
+/** The OpenAPI schema of a CRD's only version. */
+function schemaOf(crd: V1CustomResourceDefinition | undefined): V1JSONSchemaProps | undefined {
   return crd?.spec.versions[0]?.schema?.openAPIV3Schema;
 }
 
@@ -58,8 +59,9 @@ describe('CRD files', () => {
     for (const field of ['generators', 'template', 'syncPolicy', 'strategy', 'goTemplate', 'goTemplateOptions', 'templatePatch', 'ignoreApplicationDifferences', 'preservedFields']) {
       assert.ok(spec.properties[field], `spec.${field} missing`);
     }
-    assert.equal(spec.properties.template?.properties?.spec?.['x-kubernetes-preserve-unknown-fields'], true);
-    const generator = spec.properties.generators?.items?.properties ?? {};
+    assert.equal(spec.properties.template?.properties?.spec?.x_kubernetes_preserve_unknown_fields, true);
+    assert.deepEqual(spec.properties.syncPolicy?.properties?.applicationsSync?._enum, ['create-only', 'create-update', 'create-delete', 'sync']);
+    const generator = (spec.properties.generators?.items as V1JSONSchemaProps).properties ?? {};
     for (const kind of ['list', 'clusters', 'git', 'matrix', 'merge']) assert.ok(generator[kind], `generator ${kind} missing`);
   });
 

@@ -17,6 +17,14 @@ etcd_dir="$cache/etcd-$etcd_version-$go_version"
 
 log() { echo "build-binaries: $*" >&2; }
 
+# One build at a time per cache: a second clone (or CI) waits here and then finds the binaries built.
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+if ! flock -n 9; then
+  log "another build holds $cache/.lock; waiting for it"
+  flock 9
+fi
+
 # build_into DIR MODULE_DIR LDFLAGS PKG... builds each package into DIR, atomically, if DIR is missing.
 build_into() {
   local dir=$1 module_dir=$2 ldflags=$3; shift 3
