@@ -8,6 +8,7 @@ import { startEtcd, type EtcdServer } from './etcd.js';
 import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
 import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.js';
 import { startKubeControllerManager, type KubeControllerManager } from './kube-controller-manager.js';
+import { killManagedProcessesOnExit } from './cleanup.js';
 import { killAllManagedProcesses } from './managed-process.js';
 import { startRedis, type RedisServer } from './redis.js';
 import { createRunDir, reapStaleRuns, type RunDir } from './run-dir.js';
@@ -46,7 +47,7 @@ export class TestEnvironment {
 
   /** Builds missing binaries, starts every part and installs the CRDs. Fails loudly if any part fails. */
   static async start(): Promise<TestEnvironment> {
-    installCleanupHandlers();
+    killManagedProcessesOnExit();
     reapStaleRuns();
     const timings: StartupTimings = {};
     const timed = async <T>(step: string, action: () => Promise<T>): Promise<T> => {
@@ -105,20 +106,5 @@ export class TestEnvironment {
     await this.apiServer.process.stop();
     await Promise.all([this.etcd.process.stop(), this.redis.process.stop()]);
     if (!keep) rmSync(this.run.root, { recursive: true, force: true });
-  }
-}
-
-let handlersInstalled = false;
-
-/** Kills the environment's processes when this Node process exits or is interrupted. */
-function installCleanupHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  process.once('exit', killAllManagedProcesses);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      killAllManagedProcesses();
-      process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
-    });
   }
 }

@@ -26,6 +26,18 @@ export function adminKubeConfig(): KubeConfig {
   return loadKubeConfig(sharedEnvironment().kubeconfigPath);
 }
 
+/**
+ * A KubeConfig that acts as `user` (for example `system:serviceaccount:ns:name`) through the admin's
+ * impersonation rights, so RBAC decides what it may do exactly as it would for that user.
+ */
+export function impersonatingKubeConfig(user: string): KubeConfig {
+  const kc = adminKubeConfig();
+  const admin = kc.getCurrentUser();
+  if (!admin) throw new Error('the admin kubeconfig has no current user');
+  kc.users = kc.users.map((u) => (u.name === admin.name ? { ...u, impersonateUser: user } : u));
+  return kc;
+}
+
 /** Git fixtures whose repositories the shared environment's Git HTTP server serves. */
 export function sharedGitFixtures(): GitFixtures {
   const info = sharedEnvironment();

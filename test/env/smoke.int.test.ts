@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, CustomObjectsApi, Watch, VersionApi } from '@kubernetes/client-node';
+import { ApiException, CustomObjectsApi, RbacAuthorizationV1Api, Watch, VersionApi } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { createTestNamespace, type TestNamespace } from './namespaces.js';
-import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from './shared-environment.js';
+import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitFixtures } from './shared-environment.js';
 import { git } from './git-fixtures.js';
 import { waitFor } from './wait-for.js';
 import { sampleApplication, sampleApplicationSet } from '../fixtures.js';
@@ -22,10 +23,27 @@ describe('test environment smoke tests: every part is the real thing', () => {
   before(async () => (ns = await createTestNamespace(kc, 'smoke')));
   after(() => ns.delete());
 
-  it('is a real kube-apiserver reporting its build version', async () => {
+  it('is a real kube-apiserver reporting the version it was built from', async () => {
+    const goMod = readFileSync(fileURLToPath(new URL('../../../test/env/kube-build/go.mod', import.meta.url)), 'utf8');
+    const pinned = /^require k8s\.io\/kubernetes (v\S+)$/m.exec(goMod)?.[1];
+    assert.ok(pinned, 'kube-build/go.mod pins k8s.io/kubernetes');
     const version = await kc.makeApiClient(VersionApi).getCode();
-    assert.match(version.gitVersion, /^v1\.\d+\.\d+$/);
+    assert.equal(version.gitVersion, pinned);
     assert.equal(version.gitTreeState, 'clean');
+  });
+
+  it('enforces RBAC, also for an impersonated service account', async () => {
+    const user = `system:serviceaccount:${ns.name}:probe`;
+    const asProbe = impersonatingKubeConfig(user).makeApiClient(CustomObjectsApi);
+    const list = (): Promise<unknown> => asProbe.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets' });
+    await assert.rejects(list(), (error: unknown) => error instanceof ApiException && error.code === 403);
+    const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({ namespace: ns.name, body: { metadata: { name: 'probe' }, rules: [{ apiGroups: [GROUP], resources: ['applicationsets'], verbs: ['list'] }] } });
+    await rbac.createNamespacedRoleBinding({
+      namespace: ns.name,
+      body: { metadata: { name: 'probe' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'probe' }, subjects: [{ kind: 'ServiceAccount', name: 'probe', namespace: ns.name }] },
+    });
+    await waitFor(() => list().then(() => true), { what: 'the RoleBinding to take effect', timeoutMs: 10_000 });
   });
 
   it('delivers an ApplicationSet created through client-node to a watch', async () => {
