@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import type { CommandValues } from '../cli/command.js';
+import { controllerSettings } from './controller-settings.js';
+import { readSettings, type ValuesOf } from './option-table.js';
+
+/** The typed, frozen configuration of `appset controller`. */
+export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace'> & { readonly namespace: string };
+
+/** Where Kubernetes mounts the pod's namespace. */
+const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/**
+ * Reads the controller's configuration from its flags, then the environment, then defaults. The
+ * namespace defaults to $POD_NAMESPACE, then the service account's namespace, then `argocd`.
+ * Throws a ConfigError listing every invalid setting.
+ */
+export function readControllerConfig(flags: CommandValues, env: NodeJS.ProcessEnv = process.env, namespaceFile = SERVICE_ACCOUNT_NAMESPACE_FILE): ControllerConfig {
+  const values = readSettings(controllerSettings, flags, env);
+  const namespace = values.namespace ?? (env.POD_NAMESPACE || readTrimmed(namespaceFile) || 'argocd');
+  return Object.freeze({ ...values, namespace });
+}
+
+function readTrimmed(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+import type { SettingSpec } from './option-table.js';
+import { integerIn, numberIn, oneOf, parseBoolean, parseDurationMs, parseList, parseListenAddress, parseRedisUrl } from './parsers.js';
+
+/** Argo CD's `applicationsSync` policies: which of create, update and delete the controller may do. */
+export const SYNC_POLICIES = ['sync', 'create-only', 'create-update', 'create-delete'] as const;
+
+/** One of {@link SYNC_POLICIES}. */
+export type SyncPolicy = (typeof SYNC_POLICIES)[number];
+
+/** Log levels the controller accepts. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+const optionalText = (raw: string): string | undefined => raw.trim() || undefined;
+const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
+
+/** Every setting of `appset controller`: flag, environment variable, help and default, in one place. */
+export const controllerSettings = {
+  kubeconfig: setting<string | undefined>({
+    flag: 'kubeconfig', env: 'KUBECONFIG', kind: 'string', parse: optionalText, fallback: undefined,
+    help: 'kubeconfig file (default: in-cluster credentials, then ~/.kube/config)',
+  }),
+  namespace: setting<string | undefined>({
+    flag: 'namespace', env: 'APPSET_NAMESPACE', kind: 'string', parse: optionalText, fallback: undefined,
+    help: "the controller's own namespace, trusted as the platform team's (default: the pod's namespace)",
+  }),
+  applicationSetNamespaces: setting<readonly string[]>({
+    flag: 'applicationset-namespaces', env: 'APPSET_APPLICATIONSET_NAMESPACES', kind: 'list', parse: parseList, fallback: [],
+    help: 'globs of further namespaces whose ApplicationSets are watched, as tenants (repeatable or comma-separated)',
+  }),
+  concurrentReconciliations: setting<number>({
+    flag: 'concurrent-reconciliations', env: 'APPSET_CONCURRENT_RECONCILIATIONS', kind: 'string', parse: integerIn(1, 1000), fallback: 10,
+    help: 'reconciles this replica runs at once',
+  }),
+  policy: setting<SyncPolicy>({
+    flag: 'policy', env: 'APPSET_POLICY', kind: 'string', parse: oneOf(SYNC_POLICIES), fallback: 'sync',
+    help: `what the controller may do to Applications: ${SYNC_POLICIES.join(', ')}`,
+  }),
+  enablePolicyOverride: setting<boolean>({
+    flag: 'enable-policy-override', env: 'APPSET_ENABLE_POLICY_OVERRIDE', kind: 'boolean', parse: parseBoolean, fallback: false,
+    help: "let an ApplicationSet's syncPolicy.applicationsSync override --policy",
+  }),
+  dryRun: setting<boolean>({
+    flag: 'dry-run', env: 'APPSET_DRY_RUN', kind: 'boolean', parse: parseBoolean, fallback: false,
+    help: 'compute and log every change, write nothing',
+  }),
+  redisUrl: setting<string | undefined>({
+    flag: 'redis-url', env: 'APPSET_REDIS_URL', kind: 'string', parse: parseRedisUrl, fallback: undefined,
+    help: 'Redis URL of the shared work queue, redis:// or rediss:// (none: in-memory queue, one replica)',
+  }),
+  listenAddress: setting<{ readonly host: string; readonly port: number }>({
+    flag: 'listen-address', env: 'APPSET_LISTEN_ADDRESS', kind: 'string', parse: parseListenAddress, fallback: { host: '0.0.0.0', port: 8080 },
+    help: 'address of the metrics, health and webhook server',
+  }),
+  resyncPeriodMs: setting<number>({
+    flag: 'resync-period', env: 'APPSET_RESYNC_PERIOD', kind: 'string', parse: parseDurationMs, fallback: 10 * 60_000,
+    help: 'how often every ApplicationSet is reconciled as a safety net (e.g. 10m)',
+  }),
+  maxDeleteShare: setting<number>({
+    flag: 'max-delete-share', env: 'APPSET_MAX_DELETE_SHARE', kind: 'string', parse: numberIn(0, 1), fallback: 0.5,
+    help: "largest share of an ApplicationSet's Applications one reconcile may delete (0-1)",
+  }),
+  logLevel: setting<(typeof LOG_LEVELS)[number]>({
+    flag: 'log-level', env: 'APPSET_LOG_LEVEL', kind: 'string', parse: oneOf(LOG_LEVELS), fallback: 'info',
+    help: `log level: ${LOG_LEVELS.join(', ')}`,
+  }),
+  logFormat: setting<'json' | 'pretty'>({
+    flag: 'log-format', env: 'APPSET_LOG_FORMAT', kind: 'string', parse: oneOf(['json', 'pretty'] as const), fallback: 'json',
+    help: 'log format: json or pretty',
+  }),
+} as const;
