@@ -1,23 +1,33 @@
 import { readFileSync } from 'node:fs';
 import type { CommandValues } from '../cli/command.js';
-import { controllerSettings } from './controller-settings.js';
+import { controllerSettings, type SyncPolicy } from './controller-settings.js';
 import { readSettings, type ValuesOf } from './option-table.js';
 
 /** The typed, frozen configuration of `appset controller`. */
-export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace'> & { readonly namespace: string };
+export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace' | 'policy' | 'enablePolicyOverride'> & {
+  readonly namespace: string;
+  readonly policy: SyncPolicy;
+  readonly enablePolicyOverride: boolean;
+};
 
 /** Where Kubernetes mounts the pod's namespace. */
 const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
 /**
  * Reads the controller's configuration from its flags, then the environment, then defaults. The
- * namespace defaults to $POD_NAMESPACE, then the service account's namespace, then `argocd`.
+ * namespace defaults to $POD_NAMESPACE, then the service account's namespace, then `argocd`. As in
+ * Argo CD, ApplicationSets may override the policy by default only while no --policy is given.
  * Throws a ConfigError listing every invalid setting.
  */
 export function readControllerConfig(flags: CommandValues, env: NodeJS.ProcessEnv = process.env, namespaceFile = SERVICE_ACCOUNT_NAMESPACE_FILE): ControllerConfig {
   const values = readSettings(controllerSettings, flags, env);
   const namespace = values.namespace ?? (env.POD_NAMESPACE || readTrimmed(namespaceFile) || 'argocd');
-  return Object.freeze({ ...values, namespace });
+  return Object.freeze({
+    ...values,
+    namespace,
+    policy: values.policy ?? 'sync',
+    enablePolicyOverride: values.enablePolicyOverride ?? values.policy === undefined,
+  });
 }
 
 function readTrimmed(file: string): string | undefined {

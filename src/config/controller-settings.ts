@@ -31,13 +31,13 @@ export const controllerSettings = {
     flag: 'concurrent-reconciliations', env: 'APPSET_CONCURRENT_RECONCILIATIONS', kind: 'string', parse: integerIn(1, 1000), fallback: 10,
     help: 'reconciles this replica runs at once',
   }),
-  policy: setting<SyncPolicy>({
-    flag: 'policy', env: 'APPSET_POLICY', kind: 'string', parse: oneOf(SYNC_POLICIES), fallback: 'sync',
-    help: `what the controller may do to Applications: ${SYNC_POLICIES.join(', ')}`,
+  policy: setting<SyncPolicy | undefined>({
+    flag: 'policy', env: 'APPSET_POLICY', kind: 'string', parse: oneOf(SYNC_POLICIES), fallback: undefined,
+    help: `what the controller may do to Applications: ${SYNC_POLICIES.join(', ')} (default sync)`,
   }),
-  enablePolicyOverride: setting<boolean>({
-    flag: 'enable-policy-override', env: 'APPSET_ENABLE_POLICY_OVERRIDE', kind: 'boolean', parse: parseBoolean, fallback: false,
-    help: "let an ApplicationSet's syncPolicy.applicationsSync override --policy",
+  enablePolicyOverride: setting<boolean | undefined>({
+    flag: 'enable-policy-override', env: 'APPSET_ENABLE_POLICY_OVERRIDE', kind: 'boolean', parse: parseBoolean, fallback: undefined,
+    help: "let an ApplicationSet's syncPolicy.applicationsSync override --policy (default: on unless --policy is set, as in Argo CD)",
   }),
   dryRun: setting<boolean>({
     flag: 'dry-run', env: 'APPSET_DRY_RUN', kind: 'boolean', parse: parseBoolean, fallback: false,

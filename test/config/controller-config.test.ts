@@ -13,7 +13,7 @@ describe('controller configuration', () => {
   it('has safe defaults: sync policy, in-memory queue, no dry run, argocd namespace', () => {
     const config = readControllerConfig({}, {}, noFile);
     assert.equal(config.policy, 'sync');
-    assert.equal(config.enablePolicyOverride, false);
+    assert.equal(config.enablePolicyOverride, true, 'no --policy: ApplicationSets choose their own, as in Argo CD');
     assert.equal(config.dryRun, false);
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.namespace, 'argocd');
@@ -31,6 +31,12 @@ describe('controller configuration', () => {
     const fromFlag = readControllerConfig({ policy: 'create-update', 'concurrent-reconciliations': '3' }, env, noFile);
     assert.equal(fromFlag.policy, 'create-update');
     assert.equal(fromFlag.concurrentReconciliations, 3);
+  });
+
+  it('lets an explicit --policy win over ApplicationSets unless the override is enabled explicitly', () => {
+    assert.equal(readControllerConfig({ policy: 'create-only' }, {}, noFile).enablePolicyOverride, false);
+    assert.equal(readControllerConfig({ policy: 'create-only', 'enable-policy-override': true }, {}, noFile).enablePolicyOverride, true);
+    assert.equal(readControllerConfig({}, { APPSET_ENABLE_POLICY_OVERRIDE: 'false' }, noFile).enablePolicyOverride, false);
   });
 
   it('reads namespace globs from repeated flags or a comma-separated variable', () => {
