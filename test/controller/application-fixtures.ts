@@ -1,0 +1,55 @@
+import { applyIntent } from '../../src/controller/apply-intent.js';
+import { desiredApplication } from '../../src/controller/desired-application.js';
+import type { Application, ApplicationSetIdentity } from '../../src/controller/objects.js';
+
+/** The ApplicationSet most controller tests use. */
+export const appset: ApplicationSetIdentity = { name: 'guestbook', namespace: 'team-a', uid: 'uid-guestbook' };
+
+/** A desired Application named `name` for {@link appset}, with a path under `spec.source`. */
+export function desired(name: string, path = name, extra: Record<string, unknown> = {}): Application {
+  return desiredApplication(
+    {
+      metadata: { name, labels: { env: 'dev' }, annotations: { team: 'a' } },
+      spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path, ...extra }, destination: { server: 'https://kubernetes.default.svc', namespace: name } },
+    },
+    appset,
+    false,
+  );
+}
+
+/** A live Application as a test may edit it before freezing. */
+export interface MutableLive {
+  metadata: {
+    uid?: string;
+    resourceVersion?: string;
+    annotations: Record<string, string>;
+    labels: Record<string, string>;
+    finalizers: string[];
+    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }>;
+    deletionTimestamp?: string;
+  };
+  spec: { source: { path?: string; targetRevision?: string; helm?: { releaseName?: string } }; syncPolicy?: unknown };
+}
+
+/** What the server holds after `intent` was applied, plus whatever `change` adds (other managers' edits). */
+export function liveFrom(intent: Application, change: (live: MutableLive) => void = () => undefined): Application {
+  const live = structuredClone(intent) as unknown as MutableLive;
+  live.metadata.uid = `uid-${intent.metadata.name}`;
+  live.metadata.resourceVersion = '1';
+  change(live);
+  return deepFreeze(live) as unknown as Application;
+}
+
+/** Freezes every object inside `value`, as the informer store hands objects out. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A live Application exactly as the controller would have applied it for `desiredApp`. */
+export function appliedLive(desiredApp: Application): Application {
+  return liveFrom(applyIntent(desiredApp, undefined, {}));
+}

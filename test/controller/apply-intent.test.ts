@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyIntent, INTENT_HASH_ANNOTATION } from '../../src/controller/apply-intent.js';
+import { desiredApplication, RESOURCES_FINALIZER } from '../../src/controller/desired-application.js';
+import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/json-pointer.js';
+import { needsApply } from '../../src/controller/needs-apply.js';
+import { appliedLive, appset, desired, liveFrom } from './application-fixtures.js';
+
+describe('desiredApplication', () => {
+  const rendered = { metadata: { name: 'a' }, spec: { project: 'default', destination: {} } };
+
+  it('forces the namespace and sets a controller owner reference with blockOwnerDeletion', () => {
+    const app = desiredApplication({ metadata: { name: 'a' }, spec: {} }, appset, false);
+    assert.equal(app.metadata.namespace, 'team-a');
+    assert.deepEqual(app.metadata.ownerReferences, [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-guestbook', controller: true, blockOwnerDeletion: true }]);
+  });
+
+  it('adds the resources finalizer unless resources are preserved or the template lists finalizers', () => {
+    assert.deepEqual(desiredApplication(rendered, appset, false).metadata.finalizers, [RESOURCES_FINALIZER]);
+    assert.equal(desiredApplication(rendered, appset, true).metadata.finalizers, undefined);
+    const own = { ...rendered, metadata: { name: 'a', finalizers: ['resources-finalizer.argocd.argoproj.io/background'] } };
+    assert.deepEqual(desiredApplication(own, appset, false).metadata.finalizers, ['resources-finalizer.argocd.argoproj.io/background']);
+  });
+});
+
+describe('applyIntent and needsApply', () => {
+  it('applies the desired object as is on create, stamped with its hash', () => {
+    const intent = applyIntent(desired('a'), undefined, {});
+    assert.match(intent.metadata.annotations?.[INTENT_HASH_ANNOTATION] ?? '', /^[0-9a-f]{32}$/);
+    assert.deepEqual(intent.spec, desired('a').spec);
+  });
+
+  it('finds nothing to do when live equals what was applied, even with fields others added', () => {
+    const live = liveFrom(appliedLive(desired('a')), (l) => {
+      l.metadata.annotations['argocd.argoproj.io/refresh'] = 'hard';
+      l.metadata.finalizers.push('post-delete-finalizer.argocd.argoproj.io');
+      l.spec.syncPolicy = { automated: {} };
+    });
+    assert.equal(needsApply(applyIntent(desired('a'), live, {}), live), false);
+  });
+
+  it('reverts a hand edit of a templated field and notices a field dropped from the template', () => {
+    const live = appliedLive(desired('a', 'a', { helm: { releaseName: 'x' } }));
+    assert.equal(needsApply(applyIntent(desired('a', 'a', { helm: { releaseName: 'x' } }), live, {}), live), false);
+    const edited = liveFrom(live, (l) => (l.spec.source.helm = { releaseName: 'hand' }));
+    assert.equal(needsApply(applyIntent(desired('a', 'a', { helm: { releaseName: 'x' } }), edited, {}), edited), true);
+    assert.equal(needsApply(applyIntent(desired('a'), live, {}), live), true, 'helm was dropped from the template');
+  });
+
+  it('keeps preserved annotations and labels the live object has, and Argo CD preserves refresh by default', () => {
+    const template = desired('a');
+    const withPreservable = { ...template, metadata: { ...template.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal', keep: 'template' }, labels: { tier: 'template' } } };
+    const live = liveFrom(appliedLive(template), (l) => {
+      l.metadata.annotations['argocd.argoproj.io/refresh'] = 'hard';
+      l.metadata.annotations.keep = 'live';
+      l.metadata.labels.tier = 'live';
+    });
+    const intent = applyIntent(withPreservable, live, { preservedFields: { annotations: ['keep'], labels: ['tier'] } });
+    assert.equal(intent.metadata.annotations?.['argocd.argoproj.io/refresh'], undefined, 'left to its live owner');
+    assert.equal(intent.metadata.annotations?.keep, undefined);
+    assert.equal(intent.metadata.labels?.tier, undefined);
+    const fresh = applyIntent(withPreservable, undefined, { preservedFields: { annotations: ['keep'] } });
+    assert.equal(fresh.metadata.annotations?.keep, 'template', 'on create the template value is written');
+  });
+
+  it('keeps live values at ignored JSON pointers, for matching names only', () => {
+    const live = liveFrom(appliedLive(desired('a', 'a', { targetRevision: 'v1' })), (l) => (l.spec.source.targetRevision = 'pinned-by-hand'));
+    const rule = { jsonPointers: ['/spec/source/targetRevision'] };
+    const kept = applyIntent(desired('a', 'a', { targetRevision: 'v1' }), live, { ignoreDifferences: [rule] });
+    assert.equal((kept.spec.source as { targetRevision: string }).targetRevision, 'pinned-by-hand');
+    const otherName = applyIntent(desired('a', 'a', { targetRevision: 'v1' }), live, { ignoreDifferences: [{ ...rule, name: 'b' }] });
+    assert.equal((otherName.spec.source as { targetRevision: string }).targetRevision, 'v1');
+    const absentLive = liveFrom(appliedLive(desired('a')), () => undefined);
+    const dropped = applyIntent(desired('a', 'a', { targetRevision: 'v1' }), absentLive, { ignoreDifferences: [rule] });
+    assert.equal((dropped.spec.source as Record<string, unknown>).targetRevision, undefined);
+  });
+});
+
+describe('JSON pointers', () => {
+  it('parses escapes and refuses malformed pointers', () => {
+    assert.deepEqual(parsePointer('/metadata/annotations/a~1b~0c'), ['metadata', 'annotations', 'a/b~c']);
+    assert.deepEqual(parsePointer(''), []);
+    assert.throws(() => parsePointer('spec'), /must start with/);
+    assert.throws(() => parsePointer('/a~2'), /bad escape/);
+  });
+
+  it('reads, writes and removes values, refusing prototype keys', () => {
+    const doc: Record<string, unknown> = { spec: { list: [{ a: 1 }] } };
+    assert.equal(getAt(doc, ['spec', 'list', '0', 'a']), 1);
+    assert.equal(getAt(doc, ['spec', 'missing', 'x']), undefined);
+    setAt(doc, ['spec', 'new', 'deep'], 'v');
+    assert.equal(getAt(doc, ['spec', 'new', 'deep']), 'v');
+    assert.equal(removeAt(doc, ['spec', 'list', '0']), true);
+    assert.deepEqual(getAt(doc, ['spec', 'list']), []);
+    assert.throws(() => setAt(doc, ['__proto__', 'polluted'], true), /not allowed/);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+});
