@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { conditionsDiffer, conditionsFor, mergeConditions, Reason } from '../../src/controller/conditions.js';
+import { resourceStatus } from '../../src/controller/resource-status.js';
+import { appliedLive, desired, liveFrom } from './application-fixtures.js';
+
+const T1 = '2026-01-01T00:00:00Z';
+const T2 = '2026-01-02T00:00:00Z';
+
+describe('status conditions', () => {
+  it('writes Argo CD 3.x conditions on success, sorted by type', () => {
+    const conditions = mergeConditions(undefined, conditionsFor({ kind: 'success' }), T1);
+    assert.deepEqual(conditions.map((c) => [c.type, c.status, c.reason]), [
+      ['ErrorOccurred', 'False', 'ApplicationSetUpToDate'],
+      ['ParametersGenerated', 'True', 'ParametersGenerated'],
+      ['ResourcesUpToDate', 'True', 'ApplicationSetUpToDate'],
+    ]);
+  });
+
+  it('names the error in ErrorOccurred and ResourcesUpToDate, and in ParametersGenerated when generation failed', () => {
+    const message = 'git generator: revision "nope" not found in https://git.example/apps.git';
+    const conditions = conditionsFor({ kind: 'error', reason: Reason.ParamsGenerationError, message, parametersGenerated: false });
+    assert.deepEqual(conditions, [
+      { type: 'ErrorOccurred', status: 'True', reason: 'ApplicationGenerationFromParamsError', message },
+      { type: 'ParametersGenerated', status: 'False', reason: 'ErrorOccurred', message },
+      { type: 'ResourcesUpToDate', status: 'False', reason: 'ErrorOccurred', message },
+    ]);
+  });
+
+  it('keeps lastTransitionTime while a condition is unchanged and moves it when it changes', () => {
+    const first = mergeConditions(undefined, conditionsFor({ kind: 'success' }), T1);
+    const again = mergeConditions(first, conditionsFor({ kind: 'success' }), T2);
+    assert.ok(again.every((c) => c.lastTransitionTime === T1));
+    assert.equal(conditionsDiffer(first, again), false, 'an unchanged status is not written');
+    const failed = mergeConditions(again, conditionsFor({ kind: 'error', reason: Reason.ValidationError, message: 'bad', parametersGenerated: true }), T2);
+    assert.equal(failed.find((c) => c.type === 'ErrorOccurred')?.lastTransitionTime, T2);
+    assert.equal(failed.find((c) => c.type === 'ParametersGenerated')?.lastTransitionTime, T1, 'parameters were still generated');
+    assert.equal(conditionsDiffer(again, failed), true);
+  });
+
+  it('keeps conditions of types it does not evaluate', () => {
+    const rollout = { type: 'RolloutProgressing', status: 'False' as const, reason: 'ApplicationSetRolloutComplete', message: 'done', lastTransitionTime: T1 };
+    assert.ok(mergeConditions([rollout], conditionsFor({ kind: 'success' }), T2).some((c) => c.type === 'RolloutProgressing'));
+  });
+});
+
+describe('status.resources', () => {
+  it('lists owned Applications by name with sync and health, capped, with the full count', () => {
+    const apps = ['c', 'a', 'b'].map((n) => liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })));
+    const { resources, resourcesCount } = resourceStatus(apps, 2);
+    assert.equal(resourcesCount, 3);
+    assert.deepEqual(resources.map((r) => r.name), ['a', 'b']);
+    assert.deepEqual(resources[0], { group: 'argoproj.io', version: 'v1alpha1', kind: 'Application', name: 'a', namespace: 'team-a', status: 'Synced', health: { status: 'Healthy' } });
+    assert.equal(resourceStatus(apps, 0).resources.length, 3);
+  });
+});
