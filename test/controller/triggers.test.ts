@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applicationSetUpdateNeedsReconcile, applicationUpdateNeedsReconcile, REFRESH_ANNOTATION, type Watched } from '../../src/controller/triggers.js';
+
+const appset: Watched & { status?: unknown } = { metadata: { labels: { team: 'a' }, annotations: { note: 'x' } }, spec: { generators: [{ list: { elements: [] } }] } };
+const edit = (change: Partial<Watched['metadata']>, spec: unknown = appset.spec): Watched => ({ metadata: { ...appset.metadata, ...change }, spec });
+
+describe('reconcile triggers', () => {
+  it('reconciles an ApplicationSet on spec, label, annotation, finalizer and deletion changes', () => {
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({}, { generators: [] })), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({ labels: { team: 'b' } })), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({ annotations: { note: 'y' } })), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({ finalizers: ['f'] })), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({ deletionTimestamp: '2026-01-01T00:00:00Z' })), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, edit({ annotations: { note: 'x', [REFRESH_ANNOTATION]: 'true' } })), true, 'a refresh request');
+  });
+
+  it('ignores status-only changes and the removal of the refresh annotation', () => {
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, { ...edit({}), status: { conditions: [] } } as Watched), false);
+    const refreshing = edit({ annotations: { note: 'x', [REFRESH_ANNOTATION]: 'true' } });
+    assert.equal(applicationSetUpdateNeedsReconcile(refreshing, appset), false);
+    assert.equal(applicationSetUpdateNeedsReconcile(refreshing, edit({ annotations: { note: 'changed' } })), true, 'removal plus another change');
+  });
+
+  it('reconciles for hand edits of an owned Application, not for its status churn', () => {
+    const app = { metadata: { labels: { a: '1' } }, spec: { project: 'default' }, status: { sync: { status: 'Synced' } } };
+    assert.equal(applicationUpdateNeedsReconcile(app, { ...app, status: { sync: { status: 'OutOfSync' } } } as Watched), false);
+    assert.equal(applicationUpdateNeedsReconcile(app, { ...app, spec: { project: 'other' } }), true);
+    assert.equal(applicationUpdateNeedsReconcile(app, { ...app, metadata: { labels: {} } }), true);
+  });
+});

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Registry } from 'prom-client';
+import { createControllerMetrics } from '../../src/server/metrics.js';
+
+describe('controller metrics', () => {
+  it("exposes Argo CD's ApplicationSet metrics from the cache at scrape time", async () => {
+    const registry = new Registry();
+    const metrics = createControllerMetrics(registry);
+    let summaries = [{ namespace: 'team-a', name: 'guestbook', resourceUpdateStatus: 'ApplicationSetUpToDate', ownedApplications: 12 }];
+    metrics.sources.applicationSets = () => summaries;
+    metrics.sources.queue = () => ({ depth: 4 });
+    metrics.reconcileSeconds.observe({ namespace: 'team-a', name: 'guestbook' }, 0.2);
+    let text = await registry.metrics();
+    assert.match(text, /^argocd_appset_info\{namespace="team-a",name="guestbook",resource_update_status="ApplicationSetUpToDate"\} 1$/m);
+    assert.match(text, /^argocd_appset_owned_applications\{namespace="team-a",name="guestbook"\} 12$/m);
+    assert.match(text, /^argocd_appset_reconcile_bucket\{le="0.25",namespace="team-a",name="guestbook"\} 1$/m);
+    assert.match(text, /^appset_queue_depth 4$/m);
+    summaries = [];
+    text = await registry.metrics();
+    assert.doesNotMatch(text, /guestbook",resource_update_status/, 'a deleted ApplicationSet leaves the info metric');
+  });
+});
