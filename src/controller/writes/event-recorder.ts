@@ -1,0 +1,79 @@
+import { hostname } from 'node:os';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+
+/** The object an Event is about. */
+export interface EventSubject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+/** One Event to record. */
+export interface EventRecord {
+  readonly type: 'Normal' | 'Warning';
+  /** Short CamelCase reason, e.g. `DeletionRefused`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** Records Kubernetes Events on ApplicationSets; repeats of the same event bump its count instead of piling up. */
+export interface EventRecorder {
+  record(subject: EventSubject, event: EventRecord): Promise<void>;
+}
+
+/** Component name in every Event's source. */
+export const EVENT_COMPONENT = 'appset-controller';
+
+/** Options of {@link createEventRecorder}. */
+export interface EventRecorderOptions {
+  /** A repeat within this window updates the earlier Event. */
+  readonly dedupWindowMs?: number;
+  /** Distinct events remembered for de-duplication. */
+  readonly maxRemembered?: number;
+  readonly now?: () => Date;
+}
+
+/** An {@link EventRecorder} writing core/v1 Events to the cluster `kc` points at. */
+export function createEventRecorder(kc: KubeConfig, options: EventRecorderOptions = {}): EventRecorder {
+  const api = kc.makeApiClient(CoreV1Api);
+  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  const windowMs = options.dedupWindowMs ?? 10 * 60_000;
+  const maxRemembered = options.maxRemembered ?? 4096;
+  const now = options.now ?? (() => new Date());
+  const recent = new Map<string, { name: string; count: number; first: number }>();
+  const instance = hostname();
+  return {
+    async record(subject, event) {
+      const key = [subject.uid, event.type, event.reason, event.message].join('\u0000');
+      const at = now();
+      const previous = recent.get(key);
+      if (previous && at.getTime() - previous.first < windowMs) {
+        previous.count++;
+        const body = { count: previous.count, lastTimestamp: at.toISOString() };
+        await api.patchNamespacedEvent({ name: previous.name, namespace: subject.namespace, body }, mergePatch);
+        return;
+      }
+      const created = await api.createNamespacedEvent({
+        namespace: subject.namespace,
+        body: {
+          metadata: { generateName: `${subject.name}.`, namespace: subject.namespace },
+          involvedObject: { apiVersion: subject.apiVersion, kind: subject.kind, name: subject.name, namespace: subject.namespace, uid: subject.uid },
+          type: event.type,
+          reason: event.reason,
+          message: event.message.slice(0, 1024),
+          source: { component: EVENT_COMPONENT },
+          reportingComponent: EVENT_COMPONENT,
+          reportingInstance: instance,
+          count: 1,
+          firstTimestamp: at,
+          lastTimestamp: at,
+        },
+      });
+      recent.delete(key);
+      recent.set(key, { name: created.metadata?.name ?? '', count: 1, first: at.getTime() });
+      if (recent.size > maxRemembered) recent.delete(recent.keys().next().value as string);
+    },
+  };
+}
