@@ -31,7 +31,7 @@ describe('CRDs on a real API server', () => {
   before(async () => {
     // The runner installed them already; installing again must be a harmless no-op.
     const names = await installCrds(kc);
-    assert.deepEqual(names.sort(), ['applications.argoproj.io', 'applicationsets.argoproj.io']);
+    assert.deepEqual(names.sort(), ['applications.argoproj.io', 'applicationsets.argoproj.io', 'appprojects.argoproj.io']);
     ns = await createTestNamespace(kc, 'crds');
   });
   after(() => ns.delete());

@@ -51,6 +51,13 @@ describe('CRD files', () => {
     }
   });
 
+  it('defines AppProject with the fields tenancy reads', () => {
+    const project = schemaOf(byName.get('appprojects.argoproj.io'))?.properties?.spec;
+    assert.ok(project?.properties);
+    for (const field of ['sourceNamespaces', 'sourceRepos', 'destinations']) assert.ok(project.properties[field], `spec.${field} missing`);
+    assert.deepEqual(byName.get('appprojects.argoproj.io')?.spec.names.shortNames, ['appproj', 'appprojs']);
+  });
+
   it('gives ApplicationSet a schema for every field the controller reads', () => {
     const root = schemaOf(byName.get('applicationsets.argoproj.io'));
     const spec = root?.properties?.spec;
@@ -74,7 +81,7 @@ describe('CRD files', () => {
   });
 
   it('stays under 100 KB per file, small enough for a client-side kubectl apply', () => {
-    for (const file of ['applicationset.yaml', 'application.yaml']) {
+    for (const file of ['applicationset.yaml', 'application.yaml', 'appproject.yaml']) {
       const size = statSync(join(crdsDirectory(), file)).size;
       assert.ok(size < 100 * 1024, `${file} is ${size} bytes`);
     }
