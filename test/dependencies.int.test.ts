@@ -34,7 +34,8 @@ describe('dependencies work on this Node version', () => {
     const url = new URL(repo.httpUrl);
     url.username = info.gitUsername;
     url.password = info.gitPassword;
-    const refs = await simpleGit({ config: [] }).env({ ...process.env, GIT_TERMINAL_PROMPT: '0' }).listRemote([url.href, 'refs/heads/main']);
+    // A minimal environment: simple-git refuses variables such as EDITOR that a developer shell may carry.
+    const refs = await simpleGit({ config: [] }).env({ PATH: process.env.PATH ?? '', GIT_TERMINAL_PROMPT: '0' }).listRemote([url.href, 'refs/heads/main']);
     assert.match(refs, new RegExp(`^${await repo.revParse('main')}\\trefs/heads/main`));
   });
 
