@@ -66,15 +66,15 @@ export async function addDelayedEarliestWins(queue: Queue, data: KeyJobData, del
 /** Reads what is pending for the key and says whether an add due at `dueAt` would bring it forward. */
 async function decide(queue: Queue, keys: { dedup: string; next: string }, dueAt: number): Promise<Decision> {
   const client = await rawClient(queue);
-  const jobId = (await client.get(keys.dedup)) as string | null;
+  const jobId = await client.get(keys.dedup);
   if (jobId === null) return 'add';
-  const replies = (await client
+  const replies = await client
     .pipeline()
     .zscore(queueKey(queue, 'delayed'), jobId)
     .lpos(queueKey(queue, 'active'), jobId)
     .hget(keys.next, 'opts')
     .exists(`${queueKey(queue, '')}${jobId}`)
-    .exec()) as [Error | null, unknown][] | null;
+    .exec();
   if (!replies) throw new Error('redis pipeline returned nothing');
   const [score, activeAt, nextOpts, exists] = replies.map(([error, value]) => {
     if (error) throw error;

@@ -10,7 +10,7 @@ export interface ProcessRun {
 
 /** Reads the runs recorded in `file` (start lines matched to end lines by key, start and pid). */
 export function readRuns(file: string): ProcessRun[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
