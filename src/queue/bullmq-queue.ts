@@ -41,6 +41,9 @@ export class BullMqWorkQueue implements WorkQueue {
   private worker: Worker<KeyJobData> | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
   private delayedChain: Promise<unknown> = Promise.resolve();
+  /** Set when close() begins: no new keys are taken, but draining handlers may still add and forget. */
+  private closing = false;
+  /** Set once running handlers are drained: adds are refused from then on. */
   private closed = false;
 
   constructor(private readonly options: BullMqWorkQueueOptions) {
@@ -113,8 +116,8 @@ export class BullMqWorkQueue implements WorkQueue {
 
   /** {@inheritDoc WorkQueue.close} */
   async close(timeoutMs = 30_000): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.closing) return;
+    this.closing = true;
     clearInterval(this.resyncTimer);
     const worker = this.worker;
     if (worker) {
@@ -128,6 +131,7 @@ export class BullMqWorkQueue implements WorkQueue {
         await worker.close(true);
       }
     }
+    this.closed = true;
     await Promise.allSettled([this.delayedChain, this.queue.close(), this.delayedQueue.close()]);
     await Promise.allSettled(this.clients.map((client) => client.quit()));
     for (const client of this.clients) client.disconnect();
@@ -212,7 +216,7 @@ export class BullMqWorkQueue implements WorkQueue {
   private async resyncOnce(keys: () => Promise<Iterable<string>> | Iterable<string>): Promise<void> {
     try {
       for (const key of await keys()) {
-        if (this.closed) return;
+        if (this.closing) return;
         await this.add(key);
       }
     } catch (error) {

@@ -121,23 +121,23 @@ export function describeWorkQueueConformance(name: string, create: QueueFactory)
     });
 
     it('retries a failing key with doubling backoff and resets it after a success', async () => {
-      const queue = make({ backoff: { baseMs: 150, maxMs: 10_000 } });
+      const queue = make({ backoff: { baseMs: 100, maxMs: 10_000 } });
       const recorder = new RunRecorder();
-      recorder.fail('ns/a', 3);
+      recorder.fail('ns/a', 4);
       queue.process(recorder.handler);
       await queue.add('ns/a');
-      await until('four runs', () => recorder.runsOf('ns/a').filter((run) => run.end !== undefined).length === 4);
+      await until('five runs', () => recorder.runsOf('ns/a').filter((run) => run.end !== undefined).length === 5);
       const runs = recorder.runsOf('ns/a');
-      for (const [i, expected] of [150, 300, 600].entries()) {
+      for (const [i, expected] of [100, 200, 400, 800].entries()) {
         const gap = (runs[i + 1]?.start ?? 0) - (runs[i]?.end ?? 0);
         assert.ok(gap >= expected - 10, `retry ${i + 1} came ${gap} ms after the failure, expected >= ${expected}`);
       }
       recorder.fail('ns/a', 1);
       await queue.add('ns/a');
-      await until('six runs', () => recorder.runsOf('ns/a').length === 6);
-      const afterReset = (recorder.runsOf('ns/a')[5]?.start ?? 0) - (recorder.runsOf('ns/a')[4]?.end ?? 0);
-      assert.ok(afterReset < 1_100, `after a success the backoff starts again at 150 ms, not 1200 ms (got ${afterReset} ms)`);
-      assert.equal(queue.counters().failures, 4);
+      await until('seven runs', () => recorder.runsOf('ns/a').length === 7);
+      const afterReset = (recorder.runsOf('ns/a')[6]?.start ?? 0) - (recorder.runsOf('ns/a')[5]?.end ?? 0);
+      assert.ok(afterReset < 1_500, `after a success the backoff starts again at 100 ms, not 1600 ms (got ${afterReset} ms)`);
+      assert.equal(queue.counters().failures, 5);
     });
 
     it('runs at most `concurrency` keys at once in one replica', async () => {

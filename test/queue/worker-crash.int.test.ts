@@ -47,7 +47,8 @@ describe('BullMQ work queue when a worker process dies', () => {
       assert.notEqual(second.pid, first.pid);
       assert.ok(second.start >= lockExpiresAt - 5, `re-run started ${lockExpiresAt - second.start} ms before the dead worker's lock expired`);
       const bound = LOCK_MS + 2 * STALLED_INTERVAL_MS;
-      assert.ok(second.start - killedAt <= bound + 500, `re-run came ${second.start - killedAt} ms after the kill; the stated bound is ${bound} ms`);
+      // Slack for a busy CI machine: the bound is Redis-side timing, process scheduling comes on top.
+      assert.ok(second.start - killedAt <= bound + 2_000, `re-run came ${second.start - killedAt} ms after the kill; the stated bound is ${bound} ms`);
 
       // Graceful shutdown: the worker running the key finishes it before exiting, and nobody else takes it meanwhile.
       const code = await WorkerProcesses.stop(workers.byPid(second.pid), 'SIGTERM');
