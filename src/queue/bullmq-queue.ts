@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
+import { applicationSetLogger } from '../log/logger.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
 import { addDelayedEarliestWins, JOB_NAME, jobOptions, type KeyJobData } from './bullmq-delayed-add.js';
 import { assertValidDelay, assertValidKey, encodeKey } from './keys.js';
@@ -34,7 +35,8 @@ export class BullMqWorkQueue implements WorkQueue {
   private readonly delayedQueue: Queue;
   private readonly clients: (Redis | Cluster)[] = [];
   private readonly stats = new QueueStats();
-  private readonly running = new Map<string, AbortController>();
+  /** Running handlers by BullMQ job id, so a lost lock or a drain timeout can abort them. */
+  private readonly running = new Map<string, { key: string; controller: AbortController }>();
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly log: Logger;
   private readonly prefix: string;
@@ -127,7 +129,7 @@ export class BullMqWorkQueue implements WorkQueue {
       const outcome = await Promise.race([drained, timedOut]);
       clearTimeout(timer);
       if (outcome === 'timeout') {
-        for (const controller of this.running.values()) controller.abort(new Error(`work queue closed: drain timed out after ${timeoutMs} ms`));
+        for (const { controller } of this.running.values()) controller.abort(new Error(`work queue closed: drain timed out after ${timeoutMs} ms`));
         await worker.close(true);
       }
     }
@@ -181,13 +183,13 @@ export class BullMqWorkQueue implements WorkQueue {
     const jobId = job.id ?? '';
     const controller = new AbortController();
     bullSignal?.addEventListener('abort', () => controller.abort(bullSignal.reason), { once: true });
-    this.running.set(jobId, controller);
+    this.running.set(jobId, { key, controller });
     this.stats.countRun(Date.now() - dueAt);
     try {
       await handler(key, controller.signal);
     } catch (error) {
       this.stats.countFailure();
-      this.log.info({ appset: key, err: error }, 'handler failed; retrying with backoff');
+      applicationSetLogger(this.log, key).info({ err: error }, 'handler failed; retrying with backoff');
       this.running.delete(jobId);
       await this.addRateLimited(key);
       return;
@@ -199,10 +201,10 @@ export class BullMqWorkQueue implements WorkQueue {
   /** A worker that cannot renew its lock may see its key run elsewhere: tell the handler to stop. */
   private abortLostLocks(jobIds: string[]): void {
     for (const jobId of jobIds) {
-      const controller = this.running.get(jobId);
-      if (!controller) continue;
-      this.log.warn({ jobId }, 'lost the lock of a running key; aborting its handler');
-      controller.abort(new Error('lost the queue lock of this key'));
+      const running = this.running.get(jobId);
+      if (!running) continue;
+      applicationSetLogger(this.log, running.key).warn({ jobId }, 'lost the queue lock of a running key; aborting its handler');
+      running.controller.abort(new Error('lost the queue lock of this key'));
     }
   }
 
