@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
 import { BullMqWorkQueue, type BullMqWorkQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
 import { waitFor } from '../env/wait-for.js';
@@ -49,4 +50,38 @@ describe('BullMQ work queue across replicas in one process', () => {
     other.process(second.handler);
     await waitFor(() => second.runsOf('ns/r').length === 1, { what: 'the retry on the other replica', timeoutMs: 10_000 });
   });
+  it('aborts the handler of a worker that lost its lock, since the key may now run elsewhere', async () => {
+    const name = uniqueName();
+    const queue = replica({ name, lockDurationMs: 1_000 });
+    const recorder = new RunRecorder();
+    recorder.hold('ns/l');
+    queue.process(recorder.handler);
+    await queue.add('ns/l');
+    await waitFor(() => recorder.runs.length === 1, { what: 'run' });
+    const redis = new Redis(sharedEnvironment().redisUrl);
+    try {
+      const [lock] = await redis.keys(`appset:${name}:*:lock`);
+      assert.ok(lock, 'the running key holds a lock');
+      await redis.del(lock);
+      await waitFor(() => recorder.runs[0]?.end !== undefined, { what: 'the handler to be aborted', timeoutMs: 5_000 });
+      assert.equal(recorder.runs[0]?.aborted, true);
+    } finally {
+      recorder.release('ns/l');
+      redis.disconnect();
+    }
+  });
+  it('applies the rate limit across replicas, not per replica', async () => {
+    const name = uniqueName();
+    const rateLimit = { max: 4, durationMs: 400 };
+    const [a, b] = [replica({ name, concurrency: 10, rateLimit }), replica({ name, concurrency: 10, rateLimit })];
+    const recorder = new RunRecorder();
+    a.process(recorder.handler);
+    b.process(recorder.handler);
+    for (let i = 0; i < 12; i++) await a.add(`ns/g${i}`);
+    await waitFor(() => recorder.runs.length === 12, { what: 'all keys ran' });
+    const starts = recorder.runs.map((run) => run.start).sort((x, y) => x - y);
+    const spread = (starts[11] ?? 0) - (starts[0] ?? 0);
+    assert.ok(spread >= 2 * 400 - 20, `12 starts at 4 per 400 ms over two replicas need >= 800 ms, took ${spread} ms`);
+  });
+
 });
