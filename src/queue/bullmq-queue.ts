@@ -5,6 +5,7 @@ import { applicationSetLogger } from '../log/logger.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
 import { addDelayedEarliestWins, JOB_NAME, jobOptions, type KeyJobData } from './bullmq-delayed-add.js';
 import { assertValidDelay, assertValidKey, encodeKey } from './keys.js';
+import { validateWorkQueueOptions } from './options.js';
 import { QueueStats } from './queue-stats.js';
 import { createRedisClient, queuePrefix, type RedisConnectionOptions } from './redis-connection.js';
 import { WorkQueueClosedError, type WorkHandler, type WorkQueue, type WorkQueueCounters, type WorkQueueOptions } from './work-queue.js';
@@ -50,6 +51,10 @@ export class BullMqWorkQueue implements WorkQueue {
 
   constructor(private readonly options: BullMqWorkQueueOptions) {
     if (!/^[A-Za-z0-9._-]+$/.test(options.name)) throw new TypeError(`queue name ${JSON.stringify(options.name)} may only contain letters, digits, '.', '_', '-'`);
+    validateWorkQueueOptions(options);
+    for (const [option, value] of [['lockDurationMs', options.lockDurationMs], ['stalledIntervalMs', options.stalledIntervalMs], ['resync.intervalMs', options.resync?.intervalMs]] as const) {
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${option} must be a finite number of ms > 0, got ${value}`);
+    }
     this.prefix = queuePrefix(options.connection, options.prefix);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ queue: options.name });

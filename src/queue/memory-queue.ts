@@ -1,5 +1,6 @@
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
 import { assertValidDelay, assertValidKey } from './keys.js';
+import { validateWorkQueueOptions } from './options.js';
 import { QueueStats } from './queue-stats.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
 import { WorkQueueClosedError, type WorkHandler, type WorkQueue, type WorkQueueCounters, type WorkQueueOptions } from './work-queue.js';
@@ -32,8 +33,8 @@ export class MemoryWorkQueue implements WorkQueue {
   private idle: (() => void) | undefined;
 
   constructor(options: WorkQueueOptions = {}) {
+    validateWorkQueueOptions(options);
     this.concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(this.concurrency) || this.concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${this.concurrency}`);
     this.limiter = options.rateLimit ? new SlidingWindowLimiter(options.rateLimit.max, options.rateLimit.durationMs) : undefined;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
