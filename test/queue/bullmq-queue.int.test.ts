@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { BullMqWorkQueue, type BullMqWorkQueueOptions } from '../../src/queue/bullmq-queue.js';
+import { sharedEnvironment } from '../env/shared-environment.js';
+import { waitFor } from '../env/wait-for.js';
+import { describeWorkQueueConformance } from './conformance.js';
+import { RunRecorder } from './run-recorder.js';
+
+const uniqueName = (): string => `conformance-${randomBytes(6).toString('hex')}`;
+
+// Each test gets a queue name of its own on the shared Redis, so tests and runs never see each other's keys.
+describeWorkQueueConformance('bullmq', (options) => new BullMqWorkQueue({ ...options, name: uniqueName(), connection: { url: sharedEnvironment().redisUrl } }));
+
+describe('BullMQ work queue across replicas in one process', () => {
+  const open: BullMqWorkQueue[] = [];
+  const replica = (options: Omit<BullMqWorkQueueOptions, 'connection'>): BullMqWorkQueue => {
+    const queue = new BullMqWorkQueue({ ...options, connection: { url: sharedEnvironment().redisUrl } });
+    open.push(queue);
+    return queue;
+  };
+  after(() => Promise.all(open.map((queue) => queue.close(1_000))));
+
+  it('two replicas never run one key at once while adds keep coming', async () => {
+    const name = uniqueName();
+    const recorder = new RunRecorder();
+    const [a, b] = [replica({ name, concurrency: 8 }), replica({ name, concurrency: 8 })];
+    a.process(recorder.handler);
+    b.process(recorder.handler);
+    for (let round = 0; round < 40; round++) await Promise.all(['ns/x', 'ns/y', 'ns/z'].map((key) => (round % 2 ? a : b).add(key)));
+    await waitFor(async () => recorder.runs.length >= 3 && (await a.depth()) === 0 && recorder.runs.every((run) => run.end !== undefined), { what: 'queue drained' });
+    assert.equal(recorder.overlaps, 0);
+  });
+
+  it('a retry scheduled by a handler that fails while its replica drains is run by another replica', async () => {
+    const name = uniqueName();
+    const draining = replica({ name, backoff: { baseMs: 50, maxMs: 50 } });
+    const first = new RunRecorder();
+    first.hold('ns/r');
+    first.fail('ns/r', 1);
+    draining.process(first.handler);
+    await draining.add('ns/r');
+    await waitFor(() => first.runs.length === 1, { what: 'first run' });
+    const closed = draining.close(10_000);
+    first.release('ns/r');
+    await closed;
+    const other = replica({ name });
+    const second = new RunRecorder();
+    other.process(second.handler);
+    await waitFor(() => second.runsOf('ns/r').length === 1, { what: 'the retry on the other replica', timeoutMs: 10_000 });
+  });
+  it('aborts the handler of a worker that lost its lock, since the key may now run elsewhere', async () => {
+    const name = uniqueName();
+    const queue = replica({ name, lockDurationMs: 1_000 });
+    const recorder = new RunRecorder();
+    recorder.hold('ns/l');
+    queue.process(recorder.handler);
+    await queue.add('ns/l');
+    await waitFor(() => recorder.runs.length === 1, { what: 'run' });
+    const redis = new Redis(sharedEnvironment().redisUrl);
+    try {
+      const [lock] = await redis.keys(`appset:${name}:*:lock`);
+      assert.ok(lock, 'the running key holds a lock');
+      await redis.del(lock);
+      await waitFor(() => recorder.runs[0]?.end !== undefined, { what: 'the handler to be aborted', timeoutMs: 5_000 });
+      assert.equal(recorder.runs[0]?.aborted, true);
+    } finally {
+      recorder.release('ns/l');
+      redis.disconnect();
+    }
+  });
+  it('applies the rate limit across replicas, not per replica', async () => {
+    const name = uniqueName();
+    const rateLimit = { max: 4, durationMs: 400 };
+    const [a, b] = [replica({ name, concurrency: 10, rateLimit }), replica({ name, concurrency: 10, rateLimit })];
+    const recorder = new RunRecorder();
+    a.process(recorder.handler);
+    b.process(recorder.handler);
+    for (let i = 0; i < 12; i++) await a.add(`ns/g${i}`);
+    await waitFor(() => recorder.runs.length === 12, { what: 'all keys ran' });
+    const starts = recorder.runs.map((run) => run.start).sort((x, y) => x - y);
+    const spread = (starts[11] ?? 0) - (starts[0] ?? 0);
+    assert.ok(spread >= 2 * 400 - 20, `12 starts at 4 per 400 ms over two replicas need >= 800 ms, took ${spread} ms`);
+  });
+
+});
