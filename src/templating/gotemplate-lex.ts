@@ -88,7 +88,11 @@ export function tokenizeAction(body: string, where: string): GoToken[] {
     } else if (variable !== undefined) tokens.push({ kind: 'variable', name: variable, names: varFields ? varFields.slice(1).split('.') : [] });
     else if (dq !== undefined) tokens.push({ kind: 'string', value: JSON.parse(dq.replace(/\\x([0-9a-fA-F]{2})/g, '\\u00$1')) as string });
     else if (raw !== undefined) tokens.push({ kind: 'string', value: raw.slice(1, -1) });
-    else if (num !== undefined) tokens.push({ kind: 'number', value: Number(num) });
+    else if (num !== undefined) {
+      const value = Number(num);
+      if (!Number.isFinite(value)) throw new TemplateProblem(`${where}: the number ${num} is out of range`);
+      tokens.push({ kind: 'number', value });
+    }
     else if (ident !== undefined) tokens.push({ kind: 'ident', name: ident });
     else if (punct !== undefined) tokens.push({ kind: 'punct', value: punct as '|' });
     else throw new TemplateProblem(`${where}: unexpected '${other ?? ''}' (character constants and other Go syntax are not supported)`);

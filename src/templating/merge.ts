@@ -36,7 +36,8 @@ const UNION_LISTS = new Set(['metadata.finalizers']);
 export function applyStrategicPatch(target: unknown, patch: unknown, path = ''): unknown {
   if (!isPlainMap(patch)) {
     if (Array.isArray(patch) && Array.isArray(target) && UNION_LISTS.has(path)) {
-      return [...target, ...patch.filter((item: unknown) => !target.includes(item))];
+      const existing: unknown[] = target;
+      return [...existing, ...(patch as unknown[]).filter((item) => !existing.includes(item))];
     }
     return structuredClone(patch);
   }

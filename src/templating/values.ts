@@ -59,7 +59,7 @@ export function goFormat(value: unknown): string {
     const keys = Object.keys(value).sort();
     return `map[${keys.map((k) => `${k}:${goFormatNested(value[k])}`).join(' ')}]`;
   }
-  return String(value);
+  return typeof value === 'bigint' ? value.toString() : Object.prototype.toString.call(value);
 }
 
 /** Inside a list or map Go prints nil as `<nil>`, not `<no value>`. */
