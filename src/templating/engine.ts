@@ -49,6 +49,11 @@ export class TemplateEngine {
     return this.cache.size;
   }
 
+  /** True if the compiled form of `text` is in the cache. */
+  isCached(style: TemplateStyle, text: string): boolean {
+    return this.cache.has(`${style}\u0000${text}`);
+  }
+
   /** The compiled template for `text`, from the cache when possible. */
   private compiled(style: TemplateStyle, text: string): Compiled {
     const key = `${style}\u0000${text}`;

@@ -145,7 +145,7 @@ export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode
   };
 
   /** Parses nodes until `end` or `else`; returns which one stopped it. */
-  const parseList = (inBlock: boolean): { nodes: GoNode[]; stop?: { word: 'end' | 'else'; rest: GoToken[]; action: Action } } => {
+  const parseList = (opener: Action | undefined): { nodes: GoNode[]; stop?: { word: 'end' | 'else'; rest: GoToken[]; action: Action } } => {
     const nodes: GoNode[] = [];
     while (index < chunks.length) {
       const chunk = chunks[index++] as GoChunk;
@@ -157,21 +157,21 @@ export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode
       const head = tokens[0];
       const word = head?.kind === 'ident' && KEYWORDS.has(head.name) ? head.name : undefined;
       if (word === 'end' || word === 'else') {
-        if (!inBlock) throw new TemplateProblem(`${describe(chunk)}: '${word}' without a matching 'if', 'range' or 'with'`);
+        if (!opener) throw new TemplateProblem(`${describe(chunk)}: '${word}' without a matching 'if', 'range' or 'with'`);
         return { nodes, stop: { word, rest: tokens.slice(1), action: chunk } };
       }
       if (word && UNSUPPORTED.has(word)) throw new TemplateProblem(`${describe(chunk)}: '${word}' is not supported (see docs/templating.md)`);
       if (word === 'if' || word === 'with' || word === 'range') nodes.push(parseBlock(word, tokens.slice(1), chunk));
       else nodes.push({ kind: 'print', pipeline: parsePipeline(tokens, chunk), source: chunk.source, where: describe(chunk) });
     }
-    if (inBlock) throw new TemplateProblem(`template ends before an 'end': every 'if', 'range' and 'with' needs '{{end}}'`);
+    if (opener) throw new TemplateProblem(`${describe(opener)}: the template ends before its '{{end}}'`);
     return { nodes };
   };
 
   const parseBlock = (word: 'if' | 'with' | 'range', tokens: GoToken[], action: Action): GoNode => {
     const { variables, rest } = word === 'range' ? rangeVariables(tokens, describe(action)) : { variables: [], rest: tokens };
     const pipeline = parsePipeline(rest, action);
-    const body = parseList(true);
+    const body = parseList(action);
     let otherwise: GoNode[] = [];
     const stop = body.stop;
     if (stop?.word === 'else') {
@@ -180,7 +180,7 @@ export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode
         otherwise = [parseBlock(elseHead.name, stop.rest.slice(1), stop.action)];
       } else {
         if (stop.rest.length > 0) throw new TemplateProblem(`${describe(stop.action)}: 'else' takes no value here`);
-        const tail = parseList(true);
+        const tail = parseList(action);
         if (tail.stop?.word !== 'end') throw new TemplateProblem(`${describe(stop.action)}: a second 'else' in the same block`);
         otherwise = tail.nodes;
       }
@@ -189,5 +189,5 @@ export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode
     return { kind: word, pipeline, then: body.nodes, otherwise };
   };
 
-  return parseList(false).nodes;
+  return parseList(undefined).nodes;
 }
