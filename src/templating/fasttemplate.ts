@@ -23,7 +23,8 @@ export function translateFasttemplate(text: string): HbsNode {
     const close = text.indexOf('}}', open + 2);
     if (close < 0) throw new TemplateProblem(`'{{' at offset ${open} has no closing '}}'`);
     if (open > cursor) body.push(content(text.slice(cursor, open)));
-    body.push(mustache(RUNTIME.param, [literal(text.slice(open + 2, close))]));
+    const tag = text.slice(open + 2, close);
+    body.push(mustache(RUNTIME.param, [literal(tag), ...tagSegments(tag).map(literal)]));
     cursor = close + 2;
   }
   if (cursor < text.length) body.push(content(text.slice(cursor)));
@@ -33,20 +34,26 @@ export function translateFasttemplate(text: string): HbsNode {
 /** `name[3]`: a name with a list position. */
 const INDEXED = /^(.*)\[(\d+)\]$/;
 
+/** The dotted parts of a tag, checked once at translation; prototype names are refused. */
+export function tagSegments(tag: string): string[] {
+  const name = tag.trim();
+  if (name === '') return [];
+  const segments = name.split('.');
+  const forbidden = segments.map((s) => s.replace(INDEXED, '$1')).find(isForbiddenName);
+  if (forbidden) throw new TemplateProblem(`access to '${forbidden}' is not allowed`);
+  return segments;
+}
+
 /**
  * Resolves a fasttemplate tag against nested parameters the way Argo CD's flat keys read:
  * `a.b.c` walks maps (a key may itself contain dots, like a label `app.kubernetes.io/name`); a map
  * reached by a name that holds a same-named key gives that key (`path` is `path.path`); `x[N]` indexes
  * a list, or a map's `segments` list (`path[0]` is `path.segments[0]`).
  */
-export function resolveFasttemplateTag(params: unknown, tag: string): unknown {
-  const name = tag.trim();
-  if (name === '') return new MissingValue(tag);
-  const segments = name.split('.');
-  const forbidden = segments.map((s) => s.replace(INDEXED, '$1')).find(isForbiddenName);
-  if (forbidden) throw new TemplateProblem(`access to '${forbidden}' is not allowed`);
+export function resolveFasttemplateTag(params: unknown, tag: string, segments: string[] = tagSegments(tag)): unknown {
+  if (segments.length === 0) return new MissingValue(tag);
   const found = walk(params, segments);
-  return found === undefined ? new MissingValue(name) : found;
+  return found === undefined ? new MissingValue(tag.trim()) : found;
 }
 
 /** Tries each split of the remaining segments, shortest key first, so dotted keys are found. */

@@ -1,6 +1,6 @@
 import { block, content, literal, mustache, program, subExpression, type HbsNode } from './hbs-ast.js';
 import { parseGoTemplate, type GoNode, type GoOperand, type GoPipeline } from './gotemplate-parse.js';
-import { functionHelperName, isTemplateFunction, RUNTIME } from './runtime-names.js';
+import { isTemplateFunction, RUNTIME } from './runtime-names.js';
 
 /** Translates a Go template (Argo CD's `goTemplate: true`) into a Handlebars program over our runtime helpers. */
 
@@ -40,7 +40,7 @@ function commandExpression(command: GoOperand[], piped: HbsNode | undefined): Hb
   if (head?.kind !== 'function') return operandExpression(head as GoOperand);
   const params = args.map(operandExpression);
   if (piped) params.push(piped);
-  return subExpression(functionHelperName(head.name), params);
+  return subExpression(RUNTIME.call, [literal(head.name), ...params]);
 }
 
 function operandExpression(operand: GoOperand): HbsNode {
@@ -51,7 +51,7 @@ function operandExpression(operand: GoOperand): HbsNode {
       return literal(operand.value);
     case 'function':
       // A function named without arguments is a call with none, as in Go.
-      return subExpression(functionHelperName(operand.name), []);
+      return subExpression(RUNTIME.call, [literal(operand.name)]);
     case 'pipeline': {
       const inner = pipelineExpression(operand.pipeline);
       if (operand.names.length === 0) return inner;

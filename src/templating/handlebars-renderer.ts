@@ -19,6 +19,6 @@ export class HandlebarsRenderer implements Renderer {
       : options.keepMissingParameters ? 'keep' : 'strict';
     const scope = { missing, patch: false, budget: new RenderBudget(this.limits.timeLimitMs, this.limits.maxOutputBytes) };
     const style = options.goTemplate ? 'goTemplate' : 'fasttemplate';
-    return renderTree(template, '', (text) => this.engine.render(style, text, params, scope));
+    return renderTree(template, undefined, (text) => this.engine.render(style, text, params, scope));
   }
 }

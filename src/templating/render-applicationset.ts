@@ -62,7 +62,7 @@ interface RenderContext {
 /** Renders, patches, namespaces and validates the Application of one parameter set. */
 function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): Application {
   const render = (scope: RenderScope) => (text: string) => ctx.engine.render(ctx.style, text, params, scope);
-  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, '', render(ctx.scope)) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
   let app: Record<string, unknown> = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...rendered };
   const finalizers = rendered.metadata['finalizers'];
   if (!ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion && (!Array.isArray(finalizers) || finalizers.length === 0)) {
@@ -109,7 +109,7 @@ export function renderApplicationSet(
     scope: { missing, patch: false, budget }, patchScope: { missing, patch: true, budget },
   };
   const results: RenderedApplication[] = [];
-  const byName = new Map<string, string>();
+  const byName = new Map<string, { generatorIndex: number; paramIndex: number; params: ParamSet }>();
   for (const { generatorIndex, params } of outputs) {
     const template = templateFor(appset, generatorIndex);
     params.forEach((paramSet, paramIndex) => {
@@ -120,10 +120,12 @@ export function renderApplicationSet(
         if (!(error instanceof RenderError)) throw error;
         throw new ApplicationRenderError(`${describeParams(generatorIndex, paramIndex, paramSet)}: ${error.message}`, '', error);
       }
-      const here = describeParams(generatorIndex, paramIndex, paramSet);
       const earlier = byName.get(application.metadata.name);
-      if (earlier) throw new ApplicationRenderError(`two parameter sets render the same Application name '${application.metadata.name}': ${earlier} and ${here}`, 'metadata.name');
-      byName.set(application.metadata.name, here);
+      if (earlier) {
+        const first = describeParams(earlier.generatorIndex, earlier.paramIndex, earlier.params);
+        throw new ApplicationRenderError(`two parameter sets render the same Application name '${application.metadata.name}': ${first} and ${describeParams(generatorIndex, paramIndex, paramSet)}`, 'metadata.name');
+      }
+      byName.set(application.metadata.name, { generatorIndex, paramIndex, params: paramSet });
       results.push({ application, generatorIndex, paramIndex });
     });
   }

@@ -2,7 +2,7 @@ import type { HelperOptions } from 'handlebars';
 import { MissingParameterError, TemplateProblem } from './errors.js';
 import { resolveFasttemplateTag } from './fasttemplate.js';
 import { TEMPLATE_FUNCTIONS } from './functions.js';
-import { functionHelperName, RUNTIME } from './runtime-names.js';
+import { RUNTIME } from './runtime-names.js';
 import { dataOf, refuseMissing, type TemplateData } from './scope.js';
 import { goFormat, goTruthy, isPlainMap, MissingValue } from './values.js';
 
@@ -107,7 +107,7 @@ function goRange(this: unknown, ...args: unknown[]): string {
 const ftParam: Helper = (...args) => {
   const { values, data } = split(args);
   const tag = String(values[0]);
-  const value = resolveFasttemplateTag(data.root, tag);
+  const value = resolveFasttemplateTag(data.root, tag, values.slice(1) as string[]);
   const usable = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
   if (!usable) {
     const detail = value instanceof MissingValue ? '' : ` (it is ${value === null ? 'null' : 'a map or list'}; fasttemplate inserts only strings)`;
@@ -121,28 +121,27 @@ const ftParam: Helper = (...args) => {
   return text;
 };
 
-/** Wraps a template function: missing arguments are refused unless it is a guard; the clock is checked. */
-function functionHelper(name: string): Helper {
-  const definition = TEMPLATE_FUNCTIONS[name];
-  if (!definition) throw new Error(`unknown template function ${name}`);
-  return (...args) => {
-    const { values, data } = split(args);
-    const prepared = values.map((value) => {
-      if (!(value instanceof MissingValue) || definition.guard) return value;
-      refuseMissing(data.scope, value.reference, ` (passed to '${name}')`);
-      return null;
-    });
-    let result: unknown;
-    try {
-      result = definition.call(...prepared);
-    } catch (error) {
-      if (error instanceof TemplateProblem) throw error;
-      throw new TemplateProblem(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    data.scope.budget.checkTime();
-    return result;
-  };
-}
+/** Calls a template function by name: missing arguments are refused unless it is a guard; the clock is checked. */
+const goCall: Helper = (...args) => {
+  const { values: [nameArg, ...values], data } = split(args);
+  const name = String(nameArg);
+  const definition = Object.hasOwn(TEMPLATE_FUNCTIONS, name) ? TEMPLATE_FUNCTIONS[name] : undefined;
+  if (!definition) throw new TemplateProblem(`function '${name}' is not supported`);
+  const prepared = values.map((value) => {
+    if (!(value instanceof MissingValue) || definition.guard) return value;
+    refuseMissing(data.scope, value.reference, ` (passed to '${name}')`);
+    return null;
+  });
+  let result: unknown;
+  try {
+    result = definition.call(...prepared);
+  } catch (error) {
+    if (error instanceof TemplateProblem) throw error;
+    throw new TemplateProblem(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  data.scope.budget.checkTime();
+  return result;
+};
 
 /** Every helper to register, by Handlebars helper name. */
 export function runtimeHelpers(): Record<string, Helper> {
@@ -154,7 +153,7 @@ export function runtimeHelpers(): Record<string, Helper> {
     [RUNTIME.with]: goWith,
     [RUNTIME.range]: goRange,
     [RUNTIME.param]: ftParam,
+    [RUNTIME.call]: goCall,
   };
-  for (const name of Object.keys(TEMPLATE_FUNCTIONS)) helpers[functionHelperName(name)] = functionHelper(name);
   return helpers;
 }

