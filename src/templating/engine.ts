@@ -42,12 +42,15 @@ export class TemplateEngine {
       return text;
     }
     const data: TemplateData = { root: params, scope, goDot: params, goVars: {} };
-    return this.compiled(style, text)(params, {
+    const output = this.compiled(style, text)(params, {
       data,
       allowProtoPropertiesByDefault: false,
       allowProtoMethodsByDefault: false,
       allowCallsToHelperMissing: false,
     });
+    // Charged once, on the whole result, so literal text repeated by loops counts too.
+    scope.budget.charge(output);
+    return output;
   }
 
   /** Number of compiled templates currently cached. */

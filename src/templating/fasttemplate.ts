@@ -56,18 +56,28 @@ export function resolveFasttemplateTag(params: unknown, tag: string, segments: s
   return found === undefined ? new MissingValue(tag.trim()) : found;
 }
 
-/** Tries each split of the remaining segments, shortest key first, so dotted keys are found. */
-function walk(current: unknown, segments: string[]): unknown {
-  if (segments.length === 0) return current;
-  for (let take = 1; take <= segments.length; take++) {
-    const key = segments.slice(0, take).join('.');
-    const value = step(current, key);
-    if (value === undefined) continue;
-    const rest = segments.slice(take);
-    const found = walk(value, rest);
-    if (found !== undefined) return rest.length === 0 ? collapse(found, key) : found;
-  }
-  return undefined;
+/**
+ * Tries each split of the remaining segments, shortest key first, so dotted keys are found. Failed
+ * (map, position) pairs are remembered: parameters read from YAML can share subtrees through anchors,
+ * and without the memo a crafted tag could make the search exponential.
+ */
+function walk(params: unknown, segments: string[]): unknown {
+  const failed = new Map<unknown, Set<number>>();
+  const from = (current: unknown, start: number): unknown => {
+    if (start === segments.length) return current;
+    if (failed.get(current)?.has(start)) return undefined;
+    for (let end = start + 1; end <= segments.length; end++) {
+      const key = segments.slice(start, end).join('.');
+      const value = step(current, key);
+      if (value === undefined) continue;
+      const found = from(value, end);
+      if (found !== undefined) return end === segments.length ? collapse(found, key) : found;
+    }
+    const seen = failed.get(current) ?? new Set<number>();
+    failed.set(current, seen.add(start));
+    return undefined;
+  };
+  return from(params, 0);
 }
 
 /** One name, with an optional `[N]`. */

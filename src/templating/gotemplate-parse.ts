@@ -130,25 +130,21 @@ function rangeVariables(tokens: GoToken[], where: string): { variables: string[]
   return { variables, rest: tokens.slice(declare + 1) };
 }
 
-/** Parses a whole Go template string into nodes. */
-export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode[] {
-  const chunks = lexGoTemplate(text);
-  let index = 0;
+type Stop = { word: 'end' | 'else'; rest: GoToken[]; action: Action };
 
-  const parsePipeline = (tokens: GoToken[], action: Action): GoPipeline => {
-    const where = describe(action);
-    if (tokens.some((t) => t.kind === 'punct' && (t.value === ':=' || t.value === '='))) {
-      throw new TemplateProblem(`${where}: variable declarations are only supported in 'range $i, $v := ...'`);
-    }
-    if (tokens.length === 0) throw new TemplateProblem(`${where}: missing value`);
-    return new PipelineParser(tokens, where, isFunction).pipeline();
-  };
+/** Turns the chunks of one template into nodes, block by block. */
+class TemplateParser {
+  private index = 0;
+  constructor(
+    private readonly chunks: GoChunk[],
+    private readonly isFunction: FunctionCheck,
+  ) {}
 
-  /** Parses nodes until `end` or `else`; returns which one stopped it. */
-  const parseList = (opener: Action | undefined): { nodes: GoNode[]; stop?: { word: 'end' | 'else'; rest: GoToken[]; action: Action } } => {
+  /** Parses nodes until `end` or `else` (inside a block opened by `opener`) or the end of the text. */
+  list(opener: Action | undefined): { nodes: GoNode[]; stop?: Stop } {
     const nodes: GoNode[] = [];
-    while (index < chunks.length) {
-      const chunk = chunks[index++] as GoChunk;
+    while (this.index < this.chunks.length) {
+      const chunk = this.chunks[this.index++] as GoChunk;
       if (chunk.kind === 'text') {
         nodes.push({ kind: 'text', value: chunk.value });
         continue;
@@ -161,33 +157,47 @@ export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode
         return { nodes, stop: { word, rest: tokens.slice(1), action: chunk } };
       }
       if (word && UNSUPPORTED.has(word)) throw new TemplateProblem(`${describe(chunk)}: '${word}' is not supported (see docs/templating.md)`);
-      if (word === 'if' || word === 'with' || word === 'range') nodes.push(parseBlock(word, tokens.slice(1), chunk));
-      else nodes.push({ kind: 'print', pipeline: parsePipeline(tokens, chunk), source: chunk.source, where: describe(chunk) });
+      if (word === 'if' || word === 'with' || word === 'range') nodes.push(this.block(word, tokens.slice(1), chunk));
+      else nodes.push({ kind: 'print', pipeline: this.pipeline(tokens, chunk), source: chunk.source, where: describe(chunk) });
     }
     if (opener) throw new TemplateProblem(`${describe(opener)}: the template ends before its '{{end}}'`);
     return { nodes };
-  };
+  }
 
-  const parseBlock = (word: 'if' | 'with' | 'range', tokens: GoToken[], action: Action): GoNode => {
+  private pipeline(tokens: GoToken[], action: Action): GoPipeline {
+    const where = describe(action);
+    if (tokens.some((t) => t.kind === 'punct' && (t.value === ':=' || t.value === '='))) {
+      throw new TemplateProblem(`${where}: variable declarations are only supported in 'range $i, $v := ...'`);
+    }
+    if (tokens.length === 0) throw new TemplateProblem(`${where}: missing value`);
+    return new PipelineParser(tokens, where, this.isFunction).pipeline();
+  }
+
+  private block(word: 'if' | 'with' | 'range', tokens: GoToken[], action: Action): GoNode {
     const { variables, rest } = word === 'range' ? rangeVariables(tokens, describe(action)) : { variables: [], rest: tokens };
-    const pipeline = parsePipeline(rest, action);
-    const body = parseList(action);
-    let otherwise: GoNode[] = [];
-    const stop = body.stop;
-    if (stop?.word === 'else') {
-      const elseHead = stop.rest[0];
-      if (elseHead?.kind === 'ident' && (elseHead.name === 'if' || elseHead.name === 'with')) {
-        otherwise = [parseBlock(elseHead.name, stop.rest.slice(1), stop.action)];
-      } else {
-        if (stop.rest.length > 0) throw new TemplateProblem(`${describe(stop.action)}: 'else' takes no value here`);
-        const tail = parseList(action);
-        if (tail.stop?.word !== 'end') throw new TemplateProblem(`${describe(stop.action)}: a second 'else' in the same block`);
-        otherwise = tail.nodes;
-      }
-    } else if (stop && stop.rest.length > 0) throw new TemplateProblem(`${describe(stop.action)}: 'end' takes no value`);
+    const pipeline = this.pipeline(rest, action);
+    const body = this.list(action);
+    const otherwise = this.elseBranch(body.stop, action);
     if (word === 'range') return { kind: 'range', pipeline, variables, body: body.nodes, otherwise };
     return { kind: word, pipeline, then: body.nodes, otherwise };
-  };
+  }
 
-  return parseList(undefined).nodes;
+  /** The nodes after `else` (an `else if`/`else with` is a nested block sharing the same `end`). */
+  private elseBranch(stop: Stop | undefined, opener: Action): GoNode[] {
+    if (stop?.word !== 'else') {
+      if (stop && stop.rest.length > 0) throw new TemplateProblem(`${describe(stop.action)}: 'end' takes no value`);
+      return [];
+    }
+    const head = stop.rest[0];
+    if (head?.kind === 'ident' && (head.name === 'if' || head.name === 'with')) return [this.block(head.name, stop.rest.slice(1), stop.action)];
+    if (stop.rest.length > 0) throw new TemplateProblem(`${describe(stop.action)}: 'else' takes no value here`);
+    const tail = this.list(opener);
+    if (tail.stop?.word !== 'end') throw new TemplateProblem(`${describe(stop.action)}: a second 'else' in the same block`);
+    return tail.nodes;
+  }
+}
+
+/** Parses a whole Go template string into nodes. */
+export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode[] {
+  return new TemplateParser(lexGoTemplate(text), isFunction).list(undefined).nodes;
 }

@@ -63,7 +63,7 @@ const goPrint: Helper = (...args) => {
   if (data.scope.patch && raw === true && /[\r\n]/.test(text)) {
     throw new TemplateProblem(`${String(where)}: a parameter containing a line break cannot be inserted into templatePatch (it would change the YAML structure); pass it through toJson or quote`);
   }
-  data.scope.budget.charge(text);
+  data.scope.budget.checkPending(text.length);
   return text;
 };
 
@@ -100,6 +100,7 @@ function goRange(this: unknown, ...args: unknown[]): string {
     if (indexVar) vars[indexVar] = key;
     if (elementVar) vars[elementVar] = element;
     out += renderBody(options, data, element, vars, this);
+    data.scope.budget.checkPending(out.length);
   }
   return out;
 }
@@ -112,13 +113,9 @@ const ftParam: Helper = (...args) => {
   if (!usable) {
     const detail = value instanceof MissingValue ? '' : ` (it is ${value === null ? 'null' : 'a map or list'}; fasttemplate inserts only strings)`;
     refuseMissing(data.scope, tag.trim() === '' ? `{{${tag}}}` : tag.trim(), detail);
-    const kept = `{{${tag}}}`;
-    data.scope.budget.charge(kept);
-    return kept;
+    return `{{${tag}}}`;
   }
-  const text = goFormat(value);
-  data.scope.budget.charge(text);
-  return text;
+  return goFormat(value);
 };
 
 /** Calls a template function by name: missing arguments are refused unless it is a guard; the clock is checked. */

@@ -32,6 +32,14 @@ export class RenderBudget {
     this.checkTime();
   }
 
+  /** Throws if `pending` more characters would exceed the output limit (checked while a loop builds text). */
+  checkPending(pending: number): void {
+    if (this.used + pending > this.maxOutputBytes) {
+      throw new RenderLimitError(`rendered output exceeds the limit of ${this.maxOutputBytes} characters for this ApplicationSet`);
+    }
+    this.checkTime();
+  }
+
   /** Throws when the render has run past its time limit. */
   checkTime(): void {
     if (this.now() > this.deadline) throw new RenderLimitError(`rendering took longer than the limit of ${this.timeLimitMs} ms for this ApplicationSet`);

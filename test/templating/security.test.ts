@@ -147,6 +147,25 @@ describe('security: per-ApplicationSet limits', () => {
     assert.ok(performance.now() - started < 5000);
   });
 
+  it('counts literal text repeated by a loop against the output limit, stopping inside the loop', () => {
+    const big = Array.from({ length: 100_000 }, (_, i) => i);
+    const a = appset({ goTemplate: true, template: { metadata: { name: 'a' }, spec: { project: 'p', destination: { server: 's' }, note: `{{ range .big }}${'x'.repeat(100)}{{ end }}` } } });
+    assert.throws(() => renderApplicationSet(a, one([{ big }]), { limits: { timeLimitMs: 60_000, maxOutputBytes: 50_000 } }), /spec\.note: rendered output exceeds the limit of 50000 characters/);
+  });
+
+  it('resolves a dotted fasttemplate name in bounded time even over parameters with shared subtrees', { timeout: 10_000 }, () => {
+    // YAML anchors can make every level offer the keys a, a.a, a.a.a, ... pointing at one shared subtree.
+    const depth = 40;
+    let node: Record<string, unknown> = {};
+    for (let level = 0; level < depth; level++) {
+      const next: Record<string, unknown> = {};
+      for (let k = 1; k <= depth; k++) next[Array(k).fill('a').join('.')] = node;
+      node = next;
+    }
+    const tag = `{{${Array(depth).fill('a').join('.')}.missing}}`;
+    assert.throws(() => render('fasttemplate', tag, node), /is missing from the parameter set/);
+  });
+
   it('stops a render whose output exceeds the size limit, across all Applications of the ApplicationSet', () => {
     const params = Array.from({ length: 50 }, (_, i) => ({ cluster: `c${i}`, url: 'https://x', blob: 'x'.repeat(1000) }));
     const spec = appset().spec;
