@@ -21,3 +21,17 @@ export class MissingParameterError extends TemplateProblem {
 export class RenderLimitError extends TemplateProblem {
   override readonly name = 'RenderLimitError';
 }
+
+/**
+ * Most `{{ }}` actions one template string may hold. Handlebars' compiler slows down more than linearly
+ * with program size (seconds for tens of thousands of actions, before any render clock runs), and real
+ * manifests use a handful per field; a generous cap keeps compilation bounded.
+ */
+export const MAX_ACTIONS_PER_TEMPLATE = 1_000;
+
+/** Refuses a template string with more actions than {@link MAX_ACTIONS_PER_TEMPLATE}. */
+export function checkActionCount(count: number): void {
+  if (count > MAX_ACTIONS_PER_TEMPLATE) {
+    throw new TemplateProblem(`the template holds ${count} '{{ }}' actions; at most ${MAX_ACTIONS_PER_TEMPLATE} are supported in one string`);
+  }
+}

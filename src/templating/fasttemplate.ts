@@ -1,4 +1,4 @@
-import { TemplateProblem } from './errors.js';
+import { checkActionCount, TemplateProblem } from './errors.js';
 import { content, literal, mustache, program, type HbsNode } from './hbs-ast.js';
 import { RUNTIME } from './runtime-names.js';
 import { isForbiddenName, isPlainMap, MissingValue, ownValue } from './values.js';
@@ -9,14 +9,31 @@ import { isForbiddenName, isPlainMap, MissingValue, ownValue } from './values.js
  * whose placeholders call the `ft_param` runtime helper with the tag text as a string literal.
  */
 
-/** Argo CD only treats a string as a template when one line holds `{{...}}`; others pass through untouched. */
-const TEMPLATED = /\{\{.*\}\}/;
+/**
+ * Argo CD only treats a string as a template when one line holds `{{...}}` (its regexp `.*{{.*}}.*`);
+ * others pass through untouched. Checked by scanning, as the same regexp would backtrack quadratically
+ * in JavaScript on a long line full of `{{`.
+ */
+function isTemplated(text: string): boolean {
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    const lineEnd = text.indexOf('\n', lineStart) < 0 ? text.length : text.indexOf('\n', lineStart);
+    const open = text.indexOf('{{', lineStart);
+    if (open >= 0 && open < lineEnd) {
+      const close = text.indexOf('}}', open + 2);
+      if (close >= 0 && close + 2 <= lineEnd) return true;
+    }
+    lineStart = lineEnd + 1;
+  }
+  return false;
+}
 
 /** The Handlebars AST for a fasttemplate string; an unclosed `{{` is an error, as in Argo CD. */
 export function translateFasttemplate(text: string): HbsNode {
-  if (!TEMPLATED.test(text)) return program([content(text)]);
+  if (!isTemplated(text)) return program([content(text)]);
   const body: HbsNode[] = [];
   let cursor = 0;
+  let actions = 0;
   for (;;) {
     const open = text.indexOf('{{', cursor);
     if (open < 0) break;
@@ -25,6 +42,7 @@ export function translateFasttemplate(text: string): HbsNode {
     if (open > cursor) body.push(content(text.slice(cursor, open)));
     const tag = text.slice(open + 2, close);
     body.push(mustache(RUNTIME.param, [literal(tag), ...tagSegments(tag).map(literal)]));
+    checkActionCount(++actions);
     cursor = close + 2;
   }
   if (cursor < text.length) body.push(content(text.slice(cursor)));

@@ -1,4 +1,4 @@
-import { TemplateProblem } from './errors.js';
+import { checkActionCount, TemplateProblem } from './errors.js';
 
 /** Splits Go-template text into text runs and `{{ }}` actions, applying `{{-`/`-}}` whitespace trimming. */
 
@@ -7,11 +7,23 @@ export type GoChunk =
   | { kind: 'text'; value: string }
   | { kind: 'action'; source: string; body: string; line: number; column: number };
 
-/** Where `offset` sits in `text`, 1-based, for error messages. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
+/** Finds 1-based line and column of offsets in one text; offsets must not decrease between calls. */
+class PositionFinder {
+  private line = 1;
+  private lineStart = 0;
+  private scanned = 0;
+  constructor(private readonly text: string) {}
+
+  /** Where `offset` sits, for error messages; linear over the whole text across all calls. */
+  at(offset: number): { line: number; column: number } {
+    for (; this.scanned < offset; this.scanned++) {
+      if (this.text.charCodeAt(this.scanned) === 10) {
+        this.line++;
+        this.lineStart = this.scanned + 1;
+      }
+    }
+    return { line: this.line, column: offset - this.lineStart + 1 };
+  }
 }
 
 /** Offset of the `}}` closing the action whose body starts at `from`, skipping quoted strings. */
@@ -33,6 +45,8 @@ export function lexGoTemplate(text: string): GoChunk[] {
   const chunks: GoChunk[] = [];
   let cursor = 0;
   let trimNextText = false;
+  const positions = new PositionFinder(text);
+  let actions = 0;
   while (cursor <= text.length) {
     const open = text.indexOf('{{', cursor);
     let literal = text.slice(cursor, open < 0 ? text.length : open);
@@ -46,12 +60,13 @@ export function lexGoTemplate(text: string): GoChunk[] {
     if (literal) chunks.push({ kind: 'text', value: literal });
     const bodyStart = open + (trimLeft ? 3 : 2);
     const close = findActionEnd(text, bodyStart);
-    const where = positionOf(text, open);
+    const where = positions.at(open);
     if (close < 0) throw new TemplateProblem(`unclosed action at line ${where.line}, column ${where.column}: '{{' has no matching '}}'`);
     const trimRight = /[ \t\r\n]-$/.test(text.slice(bodyStart, close));
     const body = text.slice(bodyStart, trimRight ? close - 1 : close).trim();
     const source = text.slice(open, close + 2);
     if (!(body.startsWith('/*') && body.endsWith('*/'))) chunks.push({ kind: 'action', source, body, ...where });
+    checkActionCount(++actions);
     trimNextText = trimRight;
     cursor = close + 2;
   }

@@ -166,6 +166,17 @@ describe('security: per-ApplicationSet limits', () => {
     assert.throws(() => render('fasttemplate', tag, node), /is missing from the parameter set/);
   });
 
+  it('handles a long line full of unclosed braces in linear time', { timeout: 10_000 }, () => {
+    const braces = '{{'.repeat(200_000);
+    assert.equal(render('fasttemplate', `${braces}\nx}}`, {}), `${braces}\nx}}`);
+  });
+
+  it('refuses a template string with more than 1000 actions (compilation time grows faster than its size)', { timeout: 30_000 }, () => {
+    assert.equal(render('goTemplate', '{{ .a }}\n'.repeat(1000), { a: 'v' }).length, 2000);
+    assert.throws(() => render('goTemplate', '{{ .a }}'.repeat(100_000), { a: 'v' }), /the template holds 1001 '\{\{ \}\}' actions; at most 1000 are supported in one string/);
+    assert.throws(() => render('fasttemplate', '{{a}}'.repeat(1001), { a: 'v' }), /holds 1001 '\{\{ \}\}' actions/);
+  });
+
   it('stops a render whose output exceeds the size limit, across all Applications of the ApplicationSet', () => {
     const params = Array.from({ length: 50 }, (_, i) => ({ cluster: `c${i}`, url: 'https://x', blob: 'x'.repeat(1000) }));
     const spec = appset().spec;
