@@ -17,15 +17,21 @@ export interface RenderOptions {
   goTemplate: boolean;
   /** `spec.goTemplateOptions`, e.g. `missingkey=error`. */
   goTemplateOptions: readonly string[];
+  /**
+   * The opt-out of strict missing parameters (annotation `appset-controller/missing-parameters: keep`):
+   * Argo CD's behaviour, an unknown fasttemplate placeholder stays as written and Go prints `<no value>`.
+   */
+  keepMissingParameters?: boolean;
 }
 
 /** A template that cannot be rendered; names the parameter or construct and the template field. */
 export class RenderError extends Error {
-  override readonly name = 'RenderError';
+  override readonly name: string = 'RenderError';
   constructor(
     message: string,
     readonly field: TemplateFieldPath,
+    cause?: unknown,
   ) {
-    super(`${field}: ${message}`);
+    super(field ? `${field}: ${message}` : message, cause === undefined ? undefined : { cause });
   }
 }

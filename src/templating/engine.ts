@@ -1,0 +1,104 @@
+import Handlebars from 'handlebars';
+import { TemplateProblem } from './errors.js';
+import { translateFasttemplate } from './fasttemplate.js';
+import { translateGoTemplate } from './gotemplate-translate.js';
+import type { HbsNode } from './hbs-ast.js';
+import { runtimeHelpers } from './runtime-helpers.js';
+import type { RenderScope, TemplateData } from './scope.js';
+
+/** Which syntax a template string is written in. */
+export type TemplateStyle = 'fasttemplate' | 'goTemplate';
+
+type Compiled = (context: unknown, options: Handlebars.RuntimeOptions) => string;
+type CacheEntry = { compiled: Compiled } | { problem: TemplateProblem };
+
+/** Default number of compiled template strings kept per engine. */
+export const DEFAULT_TEMPLATE_CACHE_SIZE = 5_000;
+
+/**
+ * An isolated Handlebars environment (`Handlebars.create()`: nothing registered globally, no built-in
+ * helpers or partials) with our runtime helpers, and a bounded first-in-first-out cache of compiled
+ * templates keyed by style and text. Translation failures are cached too, so a bad template is parsed once.
+ * A cache size of 0 compiles every string on every render (the benchmark's baseline).
+ */
+export class TemplateEngine {
+  private readonly handlebars = Handlebars.create();
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly knownHelpers: Record<string, boolean> = {};
+
+  constructor(private readonly cacheSize = DEFAULT_TEMPLATE_CACHE_SIZE) {
+    for (const name of Object.keys(this.handlebars.helpers)) this.handlebars.unregisterHelper(name);
+    for (const [name, helper] of Object.entries(runtimeHelpers())) {
+      this.handlebars.registerHelper(name, helper as Handlebars.HelperDelegate);
+      this.knownHelpers[name] = true;
+    }
+  }
+
+  /** Renders one template string with `params` as Go's `.`/`$` and fasttemplate's names. */
+  render(style: TemplateStyle, text: string, params: unknown, scope: RenderScope): string {
+    if (!text.includes('{{')) {
+      // Plain text in both styles: nothing to translate or run.
+      scope.budget.charge(text);
+      return text;
+    }
+    const data: TemplateData = { root: params, scope, goDot: params, goVars: {} };
+    const output = this.compiled(style, text)(params, {
+      data,
+      allowProtoPropertiesByDefault: false,
+      allowProtoMethodsByDefault: false,
+      allowCallsToHelperMissing: false,
+    });
+    // Charged once, on the whole result, so literal text repeated by loops counts too.
+    scope.budget.charge(output);
+    return output;
+  }
+
+  /** Number of compiled templates currently cached. */
+  get cachedTemplates(): number {
+    return this.cache.size;
+  }
+
+  /** True if the compiled form of `text` is in the cache. */
+  isCached(style: TemplateStyle, text: string): boolean {
+    return this.cache.has(`${style}\u0000${text}`);
+  }
+
+  /** The compiled template for `text`, from the cache when possible. */
+  private compiled(style: TemplateStyle, text: string): Compiled {
+    if (this.cacheSize <= 0) {
+      const uncached = this.compile(style, text);
+      if ('problem' in uncached) throw uncached.problem;
+      return uncached.compiled;
+    }
+    const key = `${style}\u0000${text}`;
+    let entry = this.cache.get(key);
+    if (!entry) {
+      entry = this.compile(style, text);
+      // First in, first out: a hit costs a lookup only; an evicted hot template is compiled once more.
+      if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(key, entry);
+    }
+    if ('problem' in entry) throw entry.problem;
+    return entry.compiled;
+  }
+
+  /** Translates and compiles, without the cache (also used by the benchmark's baseline). */
+  compile(style: TemplateStyle, text: string): CacheEntry {
+    let ast: HbsNode;
+    try {
+      ast = style === 'goTemplate' ? translateGoTemplate(text) : translateFasttemplate(text);
+    } catch (error) {
+      if (error instanceof TemplateProblem) return { problem: error };
+      throw error;
+    }
+    const compiled = this.handlebars.compile(ast, {
+      noEscape: true,
+      strict: false,
+      data: true,
+      ignoreStandalone: true,
+      knownHelpers: this.knownHelpers,
+      knownHelpersOnly: true,
+    }) as Compiled;
+    return { compiled };
+  }
+}

@@ -1,0 +1,133 @@
+import yaml from 'js-yaml';
+import type { ParamSet } from '../generators/generator.js';
+import {
+  DEFAULT_RENDER_LIMITS, MISSING_PARAMETERS_ANNOTATION,
+  type Application, type ApplicationSetForRender, type ApplicationTemplate, type GeneratorOutput, type RenderedApplication, type RenderLimits,
+} from './applicationset-types.js';
+import { TemplateEngine, type TemplateStyle } from './engine.js';
+import { applyStrategicPatch, mergeGeneratorTemplate } from './merge.js';
+import { renderField, renderTree } from './render-tree.js';
+import { RenderError } from './renderer.js';
+import { RenderBudget, type MissingMode, type RenderScope } from './scope.js';
+import { validateApplication } from './validate.js';
+import { isPlainMap } from './values.js';
+
+/** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
+
+/** An error in one parameter set's Application; says which generator and parameter set. */
+export class ApplicationRenderError extends RenderError {
+  override readonly name = 'ApplicationRenderError';
+}
+
+const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
+const GO_TEMPLATE_OPTIONS = new Set(['missingkey=error', 'missingkey=zero', 'missingkey=default', 'missingkey=invalid']);
+
+/** The missing-parameter mode an ApplicationSet asked for; a bad switch is an error naming it. */
+export function missingModeOf(appset: ApplicationSetForRender): MissingMode {
+  const options = appset.spec.goTemplateOptions ?? [];
+  for (const option of options) {
+    if (!GO_TEMPLATE_OPTIONS.has(option)) throw new RenderError(`unknown option '${option}'; supported: ${[...GO_TEMPLATE_OPTIONS].join(', ')}`, 'spec.goTemplateOptions');
+  }
+  if (appset.spec.goTemplate === true && options.includes('missingkey=error')) return 'error';
+  const annotation = appset.metadata.annotations?.[MISSING_PARAMETERS_ANNOTATION];
+  if (annotation === undefined || annotation === 'error') return 'strict';
+  if (annotation === 'keep') return 'keep';
+  throw new RenderError(`annotation ${MISSING_PARAMETERS_ANNOTATION} must be 'error' (the default) or 'keep', not '${annotation}'`, 'metadata.annotations');
+}
+
+/** A short, bounded description of a parameter set for messages. */
+function describeParams(generatorIndex: number, paramIndex: number, params: ParamSet): string {
+  const preview = JSON.stringify(params);
+  const shown = preview.length > 160 ? `${preview.slice(0, 157)}...` : preview;
+  return `spec.generators[${generatorIndex}] parameter set ${paramIndex} ${shown}`;
+}
+
+/** The template of one generator: its own `template` merged over `spec.template`. */
+function templateFor(appset: ApplicationSetForRender, generatorIndex: number): ApplicationTemplate {
+  const generator = appset.spec.generators[generatorIndex];
+  if (!generator) throw new RenderError(`there is no generator ${generatorIndex}`, 'spec.generators');
+  const override = Object.values(generator).map((g) => (isPlainMap(g) ? g['template'] : undefined)).find(isPlainMap);
+  return (override ? mergeGeneratorTemplate(override, appset.spec.template) : appset.spec.template) as ApplicationTemplate;
+}
+
+/** Everything one ApplicationSet's renders share. */
+interface RenderContext {
+  appset: ApplicationSetForRender;
+  engine: TemplateEngine;
+  style: TemplateStyle;
+  scope: RenderScope;
+  patchScope: RenderScope;
+}
+
+/** Renders, patches, namespaces and validates the Application of one parameter set. */
+function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): Application {
+  const render = (scope: RenderScope) => (text: string) => ctx.engine.render(ctx.style, text, params, scope);
+  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+  let app: Record<string, unknown> = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...rendered };
+  const finalizers = rendered.metadata['finalizers'];
+  if (!ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion && (!Array.isArray(finalizers) || finalizers.length === 0)) {
+    rendered.metadata['finalizers'] = [RESOURCES_FINALIZER];
+  }
+  if (ctx.appset.spec.templatePatch !== undefined) app = patched(ctx, app, renderField('templatePatch', () => render(ctx.patchScope)(ctx.appset.spec.templatePatch ?? '')));
+  const metadata = isPlainMap(app['metadata']) ? app['metadata'] : {};
+  app['metadata'] = { ...metadata, namespace: ctx.appset.metadata.namespace };
+  validateApplication(app);
+  return app as unknown as Application;
+}
+
+/** Parses the rendered patch and merges it; the project is fixed by the template, never by the patch. */
+function patched(ctx: RenderContext, app: Record<string, unknown>, patchText: string): Record<string, unknown> {
+  let patch: unknown;
+  try {
+    patch = yaml.load(patchText, { schema: yaml.CORE_SCHEMA });
+  } catch (error) {
+    throw new RenderError(`the rendered patch is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, 'templatePatch');
+  }
+  if (patch === undefined || patch === null) return app;
+  if (!isPlainMap(patch)) throw new RenderError('the rendered patch must be a YAML mapping (like the Application: metadata, spec)', 'templatePatch');
+  const result = applyStrategicPatch(app, patch) as Record<string, unknown>;
+  const projectOf = (a: Record<string, unknown>): unknown => (isPlainMap(a['spec']) ? a['spec']['project'] : undefined);
+  if (projectOf(result) !== projectOf(app)) throw new RenderError('templatePatch cannot change spec.project; set it in spec.template', 'templatePatch');
+  return result;
+}
+
+/**
+ * Renders every parameter set of every generator into an Application. All or nothing: the first error
+ * (a missing parameter, an invalid name, two parameter sets producing the same name, a limit) is thrown
+ * as a RenderError naming the generator, the parameter set and the field, and nothing is returned.
+ */
+export function renderApplicationSet(
+  appset: ApplicationSetForRender,
+  outputs: readonly GeneratorOutput[],
+  options: { engine?: TemplateEngine; limits?: RenderLimits } = {},
+): RenderedApplication[] {
+  const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
+  const budget = new RenderBudget(limits.timeLimitMs, limits.maxOutputBytes);
+  const missing = missingModeOf(appset);
+  const ctx: RenderContext = {
+    appset, engine: options.engine ?? new TemplateEngine(), style: appset.spec.goTemplate ? 'goTemplate' : 'fasttemplate',
+    scope: { missing, patch: false, budget }, patchScope: { missing, patch: true, budget },
+  };
+  const results: RenderedApplication[] = [];
+  const byName = new Map<string, { generatorIndex: number; paramIndex: number; params: ParamSet }>();
+  for (const { generatorIndex, params } of outputs) {
+    const template = templateFor(appset, generatorIndex);
+    params.forEach((paramSet, paramIndex) => {
+      let application: Application;
+      try {
+        application = renderOne(ctx, template, paramSet);
+      } catch (error) {
+        if (!(error instanceof RenderError)) throw error;
+        throw new ApplicationRenderError(`${describeParams(generatorIndex, paramIndex, paramSet)}: ${error.message}`, '', error);
+      }
+      const earlier = byName.get(application.metadata.name);
+      if (earlier) {
+        const first = describeParams(earlier.generatorIndex, earlier.paramIndex, earlier.params);
+        throw new ApplicationRenderError(`two parameter sets render the same Application name '${application.metadata.name}': ${first} and ${describeParams(generatorIndex, paramIndex, paramSet)}`, 'metadata.name');
+      }
+      byName.set(application.metadata.name, { generatorIndex, paramIndex, params: paramSet });
+      results.push({ application, generatorIndex, paramIndex });
+    });
+  }
+  return results;
+}
