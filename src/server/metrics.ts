@@ -31,6 +31,8 @@ export interface ControllerMetrics {
   readonly queueAdds: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
+  readonly webhookRequests: Counter<'provider' | 'result'>;
+  readonly webhookEnqueuedPerPush: Histogram;
   /** Scrape-time sources; assign when the store and queue are up. */
   readonly sources: MetricSources;
 }
@@ -80,6 +82,13 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       name: 'appset_queue_add_to_start_seconds',
       help: 'Time from a key being added to its reconcile starting, in seconds.',
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+      registers,
+    }),
+    webhookRequests: new Counter({ name: 'appset_webhook_requests_total', help: 'Webhook requests by provider and result.', labelNames: ['provider', 'result'], registers }),
+    webhookEnqueuedPerPush: new Histogram({
+      name: 'appset_webhook_enqueued_applicationsets',
+      help: 'ApplicationSets enqueued per accepted push.',
+      buckets: [0, 1, 2, 5, 10, 50, 100, 500, 1000],
       registers,
     }),
     sources,

@@ -1,0 +1,92 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** The Git hosting providers whose push webhooks are understood. */
+export type Provider = 'github' | 'gitlab' | 'gitea' | 'bitbucket' | 'bitbucket-server';
+
+/** Shared secrets per provider, from the webhook Secret; a provider without one is refused. */
+export type WebhookSecrets = Partial<Record<Provider, string>>;
+
+/** Keys of the webhook Secret, per provider (Argo CD's argocd-secret names where it has them). */
+export const SECRET_KEYS: Readonly<Record<Provider, string>> = {
+  github: 'webhook.github.secret',
+  gitlab: 'webhook.gitlab.secret',
+  gitea: 'webhook.gitea.secret',
+  bitbucket: 'webhook.bitbucket.secret',
+  'bitbucket-server': 'webhook.bitbucketserver.secret',
+};
+
+/** A request that was identified and whose signature or token checked out. */
+export interface VerifiedRequest {
+  readonly provider: Provider;
+  /** The provider's event name, e.g. `push`, `Push Hook`, `repo:push`, `repo:refs_changed`. */
+  readonly event: string;
+}
+
+/** Why a request was refused, with the HTTP status to answer. */
+export class WebhookRejection extends Error {
+  override readonly name = 'WebhookRejection';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** Which provider sent the request, from its event header; Gitea and Forgejo first, as they also send GitHub's. */
+export function detectProvider(headers: IncomingHttpHeaders): VerifiedRequest | undefined {
+  const gitea = header(headers, 'x-gitea-event') ?? header(headers, 'x-forgejo-event') ?? header(headers, 'x-gogs-event');
+  if (gitea) return { provider: 'gitea', event: gitea };
+  const github = header(headers, 'x-github-event');
+  if (github) return { provider: 'github', event: github };
+  const gitlab = header(headers, 'x-gitlab-event');
+  if (gitlab) return { provider: 'gitlab', event: gitlab };
+  const eventKey = header(headers, 'x-event-key');
+  if (eventKey) return { provider: header(headers, 'x-hook-uuid') ? 'bitbucket' : 'bitbucket-server', event: eventKey };
+  return undefined;
+}
+
+/**
+ * Identifies the provider and checks the request the provider's way: HMAC-SHA256 of the raw body for
+ * GitHub (`X-Hub-Signature-256`), Gitea/Forgejo (`X-Gitea-Signature`/`X-Forgejo-Signature`) and
+ * Bitbucket Cloud and Server (`X-Hub-Signature`), the shared token for GitLab (`X-Gitlab-Token`). All
+ * comparisons are constant-time. Throws a WebhookRejection: 400 unknown provider, 401 anything unverified.
+ */
+export function verifyRequest(headers: IncomingHttpHeaders, body: Buffer, secrets: WebhookSecrets): VerifiedRequest {
+  const request = detectProvider(headers);
+  if (!request) throw new WebhookRejection(400, 'unknown webhook: no GitHub, GitLab, Gitea, Forgejo or Bitbucket event header');
+  const secret = secrets[request.provider];
+  if (!secret) throw new WebhookRejection(401, `no ${SECRET_KEYS[request.provider]} is configured, so ${request.provider} webhooks cannot be verified`);
+  const valid =
+    request.provider === 'gitlab'
+      ? equalSecret(header(headers, 'x-gitlab-token'), secret)
+      : equalSecret(signatureOf(request.provider, headers)?.toLowerCase(), hmacHex(secret, body));
+  if (!valid) throw new WebhookRejection(401, `${request.provider} webhook signature is missing or wrong`);
+  return request;
+}
+
+function signatureOf(provider: Provider, headers: IncomingHttpHeaders): string | undefined {
+  if (provider === 'github') return stripPrefix(header(headers, 'x-hub-signature-256'));
+  if (provider === 'gitea') return header(headers, 'x-gitea-signature') ?? header(headers, 'x-forgejo-signature') ?? header(headers, 'x-gogs-signature');
+  return stripPrefix(header(headers, 'x-hub-signature'));
+}
+
+function stripPrefix(value: string | undefined): string | undefined {
+  return value?.startsWith('sha256=') ? value.slice('sha256='.length) : undefined;
+}
+
+function hmacHex(secret: string, body: Buffer): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+function equalSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const [a, b] = [Buffer.from(given), Buffer.from(expected)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
