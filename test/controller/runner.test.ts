@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { afterEach, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { awaitChange, requeue, TerminalError, type Action } from '../../src/controller/action.js';
+import { createReconcileHandler, type ReconcileFunction } from '../../src/controller/runner.js';
+import { MemoryWorkQueue } from '../../src/queue/memory-queue.js';
+import { waitFor } from '../env/wait-for.js';
+
+describe('reconcile runner', () => {
+  let queue: MemoryWorkQueue;
+  afterEach(() => queue.close(1_000));
+
+  function run(reconcile: ReconcileFunction, onTerminal: (key: string, error: TerminalError) => void = () => undefined) {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) });
+    const outcomes: string[] = [];
+    queue = new MemoryWorkQueue({ concurrency: 2, backoff: { baseMs: 1, maxMs: 20 } });
+    queue.process(
+      createReconcileHandler({
+        queue,
+        reconcile,
+        onTerminalError: (key, error) => Promise.resolve(onTerminal(key, error)),
+        log: pino({ level: 'debug' }, sink),
+        observe: (_key, _seconds, outcome) => outcomes.push(outcome),
+      }),
+    );
+    return { lines, outcomes };
+  }
+
+  it('requeues after the delay an Action asks for, and leaves awaitChange to events', async () => {
+    const runs = new Map<string, number>();
+    run((key) => {
+      runs.set(key, (runs.get(key) ?? 0) + 1);
+      const action: Action = key === 'ns/poll' && (runs.get(key) ?? 0) < 3 ? requeue(5) : awaitChange();
+      return Promise.resolve(action);
+    });
+    await queue.add('ns/poll');
+    await queue.add('ns/quiet');
+    await waitFor(() => runs.get('ns/poll') === 3, { what: 'three polls', timeoutMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(runs.get('ns/poll'), 3);
+    assert.equal(runs.get('ns/quiet'), 1);
+  });
+
+  it('reports a TerminalError once and does not retry it', async () => {
+    let runs = 0;
+    const reported: string[] = [];
+    const { outcomes } = run(
+      () => {
+        runs++;
+        return Promise.reject(new TerminalError('spec.generators[0]: unknown generator "foo"'));
+      },
+      (key, error) => reported.push(`${key}: ${error.message}`),
+    );
+    await queue.add('team-a/broken');
+    await waitFor(() => reported.length === 1, { what: 'the report', timeoutMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(runs, 1);
+    assert.deepEqual(reported, ['team-a/broken: spec.generators[0]: unknown generator "foo"']);
+    assert.deepEqual(outcomes, ['terminal']);
+  });
+
+  it('retries any other error with backoff until it succeeds', async () => {
+    let runs = 0;
+    const { outcomes } = run(() => (++runs < 4 ? Promise.reject(new Error('connection reset')) : Promise.resolve(awaitChange())));
+    await queue.add('team-a/flaky');
+    await waitFor(() => runs === 4, { what: 'the fourth run', timeoutMs: 2_000 });
+    await waitFor(() => outcomes.length === 4, { what: 'four outcomes', timeoutMs: 2_000 });
+    assert.deepEqual(outcomes, ['error', 'error', 'error', 'success']);
+  });
+
+  it('puts the ApplicationSet key and a reconcile id on every log line', async () => {
+    const { lines } = run((_key, ctx) => {
+      ctx.log.info('generating');
+      return Promise.reject(new Error('boom'));
+    });
+    await queue.add('team-a/logged');
+    await waitFor(() => lines.length >= 2, { what: 'log lines', timeoutMs: 2_000 });
+    for (const line of lines) {
+      assert.equal(line.appset, 'team-a/logged');
+      assert.match(String(line.reconcileId), /^[0-9a-f]{12}$/);
+    }
+  });
+});
