@@ -1,0 +1,39 @@
+/** The parts of a Kubernetes object the watch layer relies on; everything else passes through untouched. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    [field: string]: unknown;
+  };
+  [field: string]: unknown;
+}
+
+/** A watched object as the store hands it out: deeply frozen, so no handler can change the shared cache. */
+export type Frozen<T> = T extends (infer E)[] ? ReadonlyArray<Frozen<E>> : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+
+/** The cache key of an object: `namespace/name`, or `name` for a cluster-scoped object (client-go's convention). */
+export function objectKey(object: KubeObject): string {
+  const name = object.metadata?.name;
+  if (!name) throw new Error(`object without metadata.name cannot be cached: ${JSON.stringify(object).slice(0, 200)}`);
+  const namespace = object.metadata?.namespace;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** The key of `name` in `namespace` (empty or undefined for cluster-scoped objects). */
+export function keyOf(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** Freezes `value` and everything reachable from it, in place, and returns it. */
+export function deepFreeze<T>(value: T): Frozen<T> {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value as Frozen<T>;
+}
