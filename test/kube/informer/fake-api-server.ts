@@ -17,23 +17,25 @@ export type FakeHandler = (request: RecordedRequest, response: ServerResponse, i
 
 /** A local HTTP server answering list and watch requests from a script. */
 export class FakeApiServer {
-  readonly requests: RecordedRequest[] = [];
-
-  private constructor(private readonly server: Server, readonly port: number) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    /** Every request received, in order. */
+    readonly requests: RecordedRequest[],
+  ) {}
 
   /** Starts the server on `port` (0: any free port). */
   static async start(handler: FakeHandler, port = 0): Promise<FakeApiServer> {
-    let fake: FakeApiServer | undefined;
+    const requests: RecordedRequest[] = [];
     const server = createServer((req: IncomingMessage, res) => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const request = { path: url.pathname, query: url.searchParams, watch: url.searchParams.get('watch') === 'true', authorization: req.headers.authorization };
-      fake?.requests.push(request);
-      const index = (fake?.requests.filter((r) => r.watch === request.watch).length ?? 1) - 1;
+      requests.push(request);
+      const index = requests.filter((r) => r.watch === request.watch).length - 1;
       handler(request, res, index);
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    fake = new FakeApiServer(server, (server.address() as AddressInfo).port);
-    return fake;
+    return new FakeApiServer(server, (server.address() as AddressInfo).port, requests);
   }
 
   /** List requests received. */
