@@ -13,6 +13,8 @@ export interface InformerOptions<T extends KubeObject> extends ReflectorTuning {
   labelSelector?: string;
   /** Applied to list and watch alike, e.g. `metadata.name!=skip`. */
   fieldSelector?: string;
+  /** Applied to every object before it is cached and handed out, e.g. `dropManagedFields` to save memory. */
+  transform?: (object: T) => T;
   /** Extra indexes by name; the `namespace` index is always there. */
   indexers?: Record<string, IndexFunction<T>>;
   /** Replays the whole cache as updates this often, without any API call; 0 or absent: never. */

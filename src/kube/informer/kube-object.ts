@@ -31,9 +31,14 @@ export function keyOf(namespace: string | undefined, name: string): string {
 
 /** Freezes `value` and everything reachable from it, in place, and returns it. */
 export function deepFreeze<T>(value: T): Frozen<T> {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
+  freezeTree(value);
   return value as Frozen<T>;
+}
+
+function freezeTree(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  // for-in rather than Object.values: no array per object, which matters at tens of thousands of objects.
+  // Decoded JSON has no inherited enumerable keys, so for-in sees exactly the own properties.
+  for (const key in value) freezeTree((value as Record<string, unknown>)[key]);
 }

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
 import { errorFromStatus, getJson, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
-import type { KubeObject } from './kube-object.js';
+import { deepFreeze, type KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
 
 /** Where the reflector delivers what it learns; the informer's store and event fan-out. */
@@ -61,7 +61,9 @@ interface ListPage<T> {
 }
 
 /** Settings of a {@link Reflector}. */
-export interface ReflectorOptions extends ReflectorTuning {
+export interface ReflectorOptions<T extends KubeObject> extends ReflectorTuning {
+  /** Applied to every object before it is frozen and cached, e.g. {@link dropManagedFields}. */
+  transform?: (object: T) => T;
   kc: KubeConfig;
   path: string;
   labelSelector?: string;
@@ -83,7 +85,7 @@ export class Reflector<T extends KubeObject> {
   private readonly backoff: Backoff;
   private gonesInARow = 0;
 
-  constructor(private readonly options: ReflectorOptions, private readonly sink: ReflectorSink<T>) {
+  constructor(private readonly options: ReflectorOptions<T>, private readonly sink: ReflectorSink<T>) {
     this.backoff = new Backoff(options.backoff);
     const { min, max } = this.watchTimeout();
     if (!(min > 0 && max >= min)) throw new Error(`watchTimeoutSeconds needs 0 < min <= max, got ${min}..${max}`);
@@ -149,30 +151,43 @@ export class Reflector<T extends KubeObject> {
 
   private async listPages(): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
-    let continueToken: string | undefined;
-    let resourceVersion: string;
-    do {
-      const page = await this.listPage(continueToken);
-      for (const item of page.items ?? []) items.push(item);
-      resourceVersion = page.metadata?.resourceVersion ?? '';
-      continueToken = page.metadata?.continue || undefined;
-    } while (continueToken);
+    let page = await this.listPage(undefined);
+    for (;;) {
+      const continueToken = page.metadata?.continue || undefined;
+      // Ask for the next page first, then freeze this one while the server works: freezing is the
+      // store's main cost, and this hides it behind the network round trip.
+      const next = continueToken ? this.listPage(continueToken) : undefined;
+      next?.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
+      for (const item of page.items ?? []) items.push(this.prepare(item));
+      if (!next) break;
+      page = await next;
+    }
+    const resourceVersion = page.metadata?.resourceVersion;
     if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
     return { items, resourceVersion };
   }
 
   private async listPage(continueToken: string | undefined): Promise<ListPage<T>> {
-    const { kc, path, signal, requestTimeoutMs } = this.options;
+    const { kc, path, signal } = this.options;
+    const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     const query: Query = { ...this.selectors(), limit: this.options.pageSize ?? 500, continue: continueToken };
     this.stats.pages++;
+    // A controller per request, released when it ends: AbortSignal.any/timeout would keep every page's
+    // signal (and what listens to it) alive until the informer's own signal fires or the timeout passes.
+    const controller = new AbortController();
+    const abort = (): void => controller.abort(signal.reason);
+    const timer = setTimeout(() => controller.abort(new Error(`list page of ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
+    signal.addEventListener('abort', abort, { once: true });
     try {
-      const page = await getJson<ListPage<T>>(kc, path, query, AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs ?? 60_000)]));
+      const page = await getJson<ListPage<T>>(kc, path, query, controller.signal);
       this.stats.lastHeardAt = Date.now();
       return page;
     } catch (error) {
       if (error instanceof GoneError && continueToken) throw new ExpiredContinueError(error);
-      if (error instanceof Error && error.name === 'TimeoutError') throw new Error(`list page of ${path} timed out after ${requestTimeoutMs ?? 60_000} ms`, { cause: error });
-      throw error;
+      throw controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
     }
   }
 
@@ -197,8 +212,13 @@ export class Reflector<T extends KubeObject> {
     if (events === 0 && Date.now() - startedAt < 1000) throw new Error(`watch of ${path} was closed by the server at once`);
   }
 
+  /** Transforms and freezes an object from the server, once, before anyone sees it. */
+  private prepare(object: T): T {
+    return deepFreeze(this.options.transform ? this.options.transform(object) : object) as T;
+  }
+
   private handle(event: WatchEvent): void {
-    const object = event.object as T;
+    const object = event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED' ? this.prepare(event.object as T) : (event.object as T);
     switch (event.type) {
       case 'ADDED':
       case 'MODIFIED':
@@ -232,6 +252,12 @@ export class Reflector<T extends KubeObject> {
     const { min, max } = this.watchTimeout();
     return Math.floor(min + Math.random() * (max - min + 1));
   }
+}
+
+/** A transform that drops `metadata.managedFields`, often the largest part of an object and never read from a cache. */
+export function dropManagedFields<T extends KubeObject>(object: T): T {
+  if (object.metadata && 'managedFields' in object.metadata) delete object.metadata.managedFields;
+  return object;
 }
 
 /** Internal marker: a 410 on a continued list page. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
-import { createInformer, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
+import { createInformer, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../env/wait-for.js';
 import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
 
@@ -210,6 +210,20 @@ describe('reflector protocol', () => {
     const count = server.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(server.requests.length, count, 'no request after the abort');
+  });
+
+  it('applies the transform to listed and watched objects, and files objects under custom indexes', async (t) => {
+    const owned = (name: string, rv: string, owner: string): object => ({ ...object(name, rv), metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ manager: 'x' }], ownerReferences: [{ uid: owner }] } });
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, '2', [owned('a', '1', 'set-1')]);
+      if (index > 0) return holdOpen(request, response, index);
+      openStream(response).send('ADDED', owned('b', '3', 'set-1'));
+    });
+    const byOwner = (o: Frozen<KubeObject>): string[] => ((o.metadata?.ownerReferences ?? []) as Array<{ uid: string }>).map((r) => r.uid);
+    const { informer } = startInformer(t, server.port, { transform: dropManagedFields, indexers: { owner: byOwner } });
+    await waitFor(() => informer.store.size === 2, { what: 'both objects' });
+    assert.ok(informer.store.list().every((o) => o.metadata && !('managedFields' in o.metadata)));
+    assert.deepEqual(informer.store.byIndex('owner', 'set-1').map(name).sort(), ['a', 'b']);
   });
 
   it('objects handed out are frozen', async (t) => {
