@@ -52,6 +52,7 @@ export interface ReflectorStats {
   watchdogRestarts: number;
   /** Failures retried after a backoff. */
   retries: number;
+  /** The most recent failure, kept after recovery; `watching` and `lastHeardAt` say how things are now. */
   lastError: string | undefined;
 }
 
