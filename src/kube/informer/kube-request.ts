@@ -43,12 +43,35 @@ export function errorFromStatus(httpStatus: number, status: KubeStatus | undefin
 }
 
 /**
+ * Connections shared by the requests of one paginated list: client-node builds a new agent without
+ * keep-alive per request, so every page would pay a TLS handshake. Call {@link close} when the list ends.
+ */
+export class ConnectionReuse {
+  private agent: https.Agent | undefined;
+
+  /** The keep-alive agent to use instead of `fresh` (the one client-node built), or `fresh` itself. */
+  use(fresh: unknown): unknown {
+    // Only a plain https.Agent is cloned (its options carry the CA, client certificate and SNI client-node
+    // chose); proxy agents and plain HTTP are used as given.
+    if (!(fresh instanceof https.Agent) || fresh.constructor !== https.Agent) return fresh;
+    this.agent ??= new https.Agent({ ...fresh.options, keepAlive: true, maxSockets: 1 });
+    return this.agent;
+  }
+
+  /** Closes the pooled connection. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+}
+
+/**
  * Sends `GET path?query` with the credentials, CA and proxy of the kubeconfig's current context (through
  * client-node's `applyToHTTPSOptions`, so token files and exec plugins are refreshed per request) and resolves
  * with the response once its headers arrived. A non-2xx answer is read and thrown as a {@link KubeApiError}.
  * We do the request ourselves because client-node's `Watch` neither exposes the response nor a watchdog hook.
  */
-export async function openGet(kc: KubeConfig, path: string, query: Query, signal: AbortSignal): Promise<IncomingMessage> {
+export async function openGet(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse): Promise<IncomingMessage> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(cluster.server.replace(/\/+$/, '') + path);
@@ -56,6 +79,7 @@ export async function openGet(kc: KubeConfig, path: string, query: Query, signal
   const options: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(options);
   options.headers = { ...options.headers, Accept: 'application/json' };
+  if (reuse) options.agent = reuse.use(options.agent) as https.Agent;
   const send = url.protocol === 'http:' ? http.request : https.request;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = send(url, { ...options, method: 'GET', signal }, resolve);
@@ -69,8 +93,8 @@ export async function openGet(kc: KubeConfig, path: string, query: Query, signal
 }
 
 /** `GET path?query` and the parsed JSON body. */
-export async function getJson<T>(kc: KubeConfig, path: string, query: Query, signal: AbortSignal): Promise<T> {
-  const response = await openGet(kc, path, query, signal);
+export async function getJson<T>(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse): Promise<T> {
+  const response = await openGet(kc, path, query, signal, reuse);
   const text = await readText(response);
   try {
     return JSON.parse(text) as T;

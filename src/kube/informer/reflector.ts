@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
-import { errorFromStatus, getJson, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
+import { ConnectionReuse, errorFromStatus, getJson, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
 import { deepFreeze, type KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
 
@@ -152,23 +152,28 @@ export class Reflector<T extends KubeObject> {
 
   private async listPages(): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
-    let page = await this.listPage(undefined);
-    for (;;) {
-      const continueToken = page.metadata?.continue || undefined;
-      // Ask for the next page first, then freeze this one while the server works: freezing is the
-      // store's main cost, and this hides it behind the network round trip.
-      const next = continueToken ? this.listPage(continueToken) : undefined;
-      next?.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
-      for (const item of page.items ?? []) items.push(this.prepare(item));
-      if (!next) break;
-      page = await next;
+    const reuse = new ConnectionReuse();
+    try {
+      let page = await this.listPage(undefined, reuse);
+      for (;;) {
+        const continueToken = page.metadata?.continue || undefined;
+        // Ask for the next page first, then freeze this one while the server works: freezing is the
+        // store's main cost, and this hides it behind the network round trip.
+        const next = continueToken ? this.listPage(continueToken, reuse) : undefined;
+        next?.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
+        for (const item of page.items ?? []) items.push(this.prepare(item));
+        if (!next) break;
+        page = await next;
+      }
+      const resourceVersion = page.metadata?.resourceVersion;
+      if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
+      return { items, resourceVersion };
+    } finally {
+      reuse.close();
     }
-    const resourceVersion = page.metadata?.resourceVersion;
-    if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
-    return { items, resourceVersion };
   }
 
-  private async listPage(continueToken: string | undefined): Promise<ListPage<T>> {
+  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse): Promise<ListPage<T>> {
     const { kc, path, signal } = this.options;
     const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     const query: Query = { ...this.selectors(), limit: this.options.pageSize ?? 500, continue: continueToken };
@@ -180,7 +185,7 @@ export class Reflector<T extends KubeObject> {
     const timer = setTimeout(() => controller.abort(new Error(`list page of ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const page = await getJson<ListPage<T>>(kc, path, query, controller.signal);
+      const page = await getJson<ListPage<T>>(kc, path, query, controller.signal, reuse);
       this.stats.lastHeardAt = Date.now();
       return page;
     } catch (error) {
