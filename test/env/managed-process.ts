@@ -75,6 +75,11 @@ export class ManagedProcess {
     return this.stop('SIGKILL');
   }
 
+  /** Sends `signal` to the process group without waiting, e.g. SIGSTOP and SIGCONT to freeze and thaw it. */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child && this.running) signalGroup(this.child, signal);
+  }
+
   /** Stops and starts the process again with the same command line. */
   async restart(): Promise<void> {
     await this.stop();

@@ -1,0 +1,101 @@
+import type { IncomingMessage } from 'node:http';
+
+/** One line of a watch stream. */
+export interface WatchEvent {
+  type: string;
+  object: unknown;
+}
+
+/** The watchdog gave up on a stream that sent nothing (not even its headers) for too long. */
+export class SilenceError extends Error {
+  constructor(readonly silenceMs: number) {
+    super(`the watch stream was silent for ${silenceMs} ms; restarting it`);
+    this.name = 'SilenceError';
+  }
+}
+
+/** Settings of one {@link streamWatch}. */
+export interface StreamOptions {
+  /** Ends the stream (the call then rejects with the signal's reason or an abort error). */
+  signal: AbortSignal;
+  /** Watchdog bound: abort with {@link SilenceError} when no byte arrived for this long. */
+  silenceMs: number;
+  /** Called whenever bytes arrive, for the informer's "last heard from the server". */
+  onData?: () => void;
+}
+
+/**
+ * Opens one watch through `open` and hands every event line to `onEvent`, in order. Resolves with the
+ * number of events once the server ends the stream (its `timeoutSeconds` ran out); rejects on a network
+ * error, on an error thrown by `onEvent`, or when the watchdog fires. A frozen server keeps the TCP
+ * connection open but sends nothing, which only a watchdog notices.
+ */
+export async function streamWatch(
+  open: (signal: AbortSignal) => Promise<IncomingMessage>,
+  onEvent: (event: WatchEvent) => void,
+  options: StreamOptions,
+): Promise<number> {
+  const controller = new AbortController();
+  const forwardAbort = (): void => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', forwardAbort, { once: true });
+  if (options.signal.aborted) forwardAbort();
+  let timer: NodeJS.Timeout | undefined;
+  const rearm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new SilenceError(options.silenceMs)), options.silenceMs);
+  };
+  rearm();
+  try {
+    const response = await open(controller.signal);
+    rearm();
+    return await readEvents(response, onEvent, () => {
+      rearm();
+      options.onData?.();
+    });
+  } catch (error) {
+    const reason: unknown = controller.signal.reason;
+    throw reason instanceof SilenceError ? reason : error;
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', forwardAbort);
+  }
+}
+
+async function readEvents(response: IncomingMessage, onEvent: (event: WatchEvent) => void, onData: () => void): Promise<number> {
+  response.setEncoding('utf8');
+  let pending = '';
+  let count = 0;
+  for await (const chunk of response) {
+    onData();
+    pending += chunk as string;
+    let newline = pending.indexOf('\n');
+    while (newline >= 0) {
+      const line = pending.slice(0, newline).trim();
+      pending = pending.slice(newline + 1);
+      if (line) {
+        onEvent(parseEvent(line));
+        count++;
+      }
+      newline = pending.indexOf('\n');
+    }
+  }
+  if (pending.trim()) {
+    onEvent(parseEvent(pending.trim()));
+    count++;
+  }
+  return count;
+}
+
+function parseEvent(line: string): WatchEvent {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    throw new Error(`watch stream sent a line that is not JSON: ${line.slice(0, 200)}`);
+  }
+  const event = parsed as Partial<WatchEvent> | null;
+  if (!event || typeof event.type !== 'string' || typeof event.object !== 'object' || event.object === null) {
+    throw new Error(`watch stream sent something that is not an event: ${line.slice(0, 200)}`);
+  }
+  return { type: event.type, object: event.object };
+}

@@ -1,0 +1,246 @@
+// The reflector's protocol handling against a scripted server: paging, bookmarks, 410s, throttling,
+// resets, refused connections and frozen streams. The real-server proofs are in *.int.test.ts.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, it, type TestContext } from 'node:test';
+import { createInformer, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
+import { waitFor } from '../../env/wait-for.js';
+import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
+
+type Seen = { type: 'add' | 'delete'; name: string; rv: string } | { type: 'update'; name: string; oldRv: string; rv: string };
+
+const rv = (o: Frozen<KubeObject>): string => o.metadata?.resourceVersion ?? '';
+const name = (o: Frozen<KubeObject>): string => o.metadata?.name ?? '';
+
+function startInformer(t: TestContext, port: number, extra: Partial<InformerOptions<KubeObject>> = {}) {
+  const controller = new AbortController();
+  const informer = createInformer<KubeObject>({
+    kc: fakeKubeConfig(port),
+    path: '/api/v1/namespaces/ns/configmaps',
+    signal: controller.signal,
+    backoff: { initialMs: 20, maxMs: 100 },
+    silenceMs: 5_000,
+    watchTimeoutSeconds: { min: 5, max: 10 },
+    ...extra,
+  });
+  const seen: Seen[] = [];
+  informer.on('add', (o) => seen.push({ type: 'add', name: name(o), rv: rv(o) }));
+  informer.on('update', (old, o) => seen.push({ type: 'update', name: name(o), oldRv: rv(old), rv: rv(o) }));
+  informer.on('delete', (o) => seen.push({ type: 'delete', name: name(o), rv: rv(o) }));
+  t.after(async () => {
+    controller.abort();
+    await informer.stopped;
+  });
+  return { informer, controller, seen };
+}
+
+async function fake(t: TestContext, handler: FakeHandler, port?: number): Promise<FakeApiServer> {
+  const server = await FakeApiServer.start(handler, port);
+  t.after(() => server.close());
+  return server;
+}
+
+const holdOpen: FakeHandler = (_request, response) => void openStream(response);
+
+describe('reflector protocol', () => {
+  it('lists page by page, then watches from the listed resourceVersion with bookmarks, selectors and a jittered timeout', async (t) => {
+    const server = await fake(t, (request, response) => {
+      if (request.watch) return holdOpen(request, response, 0);
+      if (!request.query.get('continue')) return sendList(response, '10', [object('a', '1'), object('b', '2')], 'token-1');
+      sendList(response, '10', [object('c', '3')]);
+    });
+    const { informer } = startInformer(t, server.port, { pageSize: 2, labelSelector: 'team=a', fieldSelector: 'metadata.name!=x' });
+    await informer.ready();
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b', 'ns/c']);
+    const [first, second] = server.lists;
+    assert.equal(first?.query.get('limit'), '2');
+    assert.equal(first?.query.has('continue'), false);
+    assert.equal(second?.query.get('continue'), 'token-1');
+    await waitFor(() => server.watches.length === 1, { what: 'the watch request' });
+    const watch = server.watches[0];
+    assert.equal(watch?.query.get('resourceVersion'), '10');
+    assert.equal(watch?.query.get('allowWatchBookmarks'), 'true');
+    const timeout = Number(watch?.query.get('timeoutSeconds'));
+    assert.ok(timeout >= 5 && timeout <= 10, `timeoutSeconds ${timeout} within 5..10`);
+    for (const request of server.requests) {
+      assert.equal(request.query.get('labelSelector'), 'team=a');
+      assert.equal(request.query.get('fieldSelector'), 'metadata.name!=x');
+      assert.equal(request.authorization, 'Bearer fake-token');
+    }
+    assert.equal(informer.health().pages, 2);
+  });
+
+  it('delivers add, update and delete in order with old and new objects; bookmarks advance the resourceVersion', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, '1', [object('a', '1')]);
+      if (index > 0) return holdOpen(request, response, index);
+      const stream = openStream(response);
+      stream.send('ADDED', object('b', '2'));
+      stream.send('MODIFIED', object('a', '3'));
+      stream.send('DELETED', object('b', '4'));
+      stream.send('BOOKMARK', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '9' } });
+      response.end();
+    });
+    const { informer, seen } = startInformer(t, server.port);
+    await waitFor(() => server.watches.length === 2, { what: 'the second watch' });
+    assert.deepEqual(seen, [
+      { type: 'add', name: 'a', rv: '1' },
+      { type: 'add', name: 'b', rv: '2' },
+      { type: 'update', name: 'a', oldRv: '1', rv: '3' },
+      { type: 'delete', name: 'b', rv: '4' },
+    ]);
+    assert.equal(server.watches[1]?.query.get('resourceVersion'), '9', 'the bookmark moved the resourceVersion');
+    assert.equal(server.lists.length, 1, 'a watch that ends normally is resumed without a relist');
+    assert.equal(informer.health().bookmarks, 1);
+  });
+
+  it('a 410 ERROR event relists, and objects gone meanwhile arrive as delete events', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return index === 0 ? sendList(response, '5', [object('a', '1'), object('b', '2')]) : sendList(response, '7', [object('a', '1'), object('c', '6')]);
+      if (index > 0) return holdOpen(request, response, index);
+      openStream(response).send('ERROR', status(410, 'Expired', 'too old resource version: 5 (7)'));
+      response.end();
+    });
+    const { informer, seen } = startInformer(t, server.port);
+    await waitFor(() => server.watches.length === 2, { what: 'the watch after the relist' });
+    assert.equal(server.lists.length, 2);
+    assert.equal(server.watches[1]?.query.get('resourceVersion'), '7');
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/c']);
+    assert.deepEqual(seen.slice(2), [
+      { type: 'add', name: 'c', rv: '6' },
+      { type: 'delete', name: 'b', rv: '2' },
+    ]);
+    assert.equal(informer.health().gones, 1);
+  });
+
+  it('an HTTP 410 answer to the watch request relists', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, String(10 + index), [object('a', '1')]);
+      if (index === 0) return sendJson(response, 410, status(410, 'Gone'));
+      holdOpen(request, response, index);
+    });
+    const { informer } = startInformer(t, server.port);
+    await waitFor(() => server.watches.length === 2, { what: 'the watch after the relist' });
+    assert.equal(server.lists.length, 2);
+    assert.equal(server.watches[1]?.query.get('resourceVersion'), '11');
+    assert.equal(informer.health().gones, 1);
+  });
+
+  it('an expired continue token restarts the list from its first page', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (request.watch) return holdOpen(request, response, index);
+      if (!request.query.get('continue')) return sendList(response, String(20 + index), [object('a', '1')], `token-${index}`);
+      if (index === 1) return sendJson(response, 410, status(410, 'Expired', 'The provided continue parameter is too old'));
+      sendList(response, String(20 + index - 1), [object('b', '2')]);
+    });
+    const { informer } = startInformer(t, server.port);
+    await informer.ready();
+    assert.deepEqual(server.lists.map((r) => r.query.get('continue')), [null, 'token-0', null, 'token-2']);
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
+    assert.equal(informer.health().expiredContinues, 1);
+  });
+
+  it('429, 500 and connection resets back off and re-watch from the last resourceVersion without relisting', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, '3', [object('a', '1')]);
+      if (index === 0) return sendJson(response, 429, status(429, 'TooManyRequests'));
+      if (index === 1) return sendJson(response, 500, status(500, 'InternalError'));
+      if (index === 2) return void response.socket?.destroy();
+      holdOpen(request, response, index);
+    });
+    const { informer } = startInformer(t, server.port);
+    await waitFor(() => informer.health().watching, { what: 'an open watch' });
+    assert.equal(server.lists.length, 1, 'no relist');
+    assert.deepEqual(server.watches.map((r) => r.query.get('resourceVersion')), ['3', '3', '3', '3']);
+    assert.equal(informer.health().retries, 3);
+  });
+
+  it('keeps retrying a refused connection until the server comes up', async (t) => {
+    const port = await unusedPort();
+    const { informer } = startInformer(t, port);
+    await waitFor(() => informer.health().retries >= 2, { what: 'refused attempts' });
+    assert.match(informer.health().lastError ?? '', /ECONNREFUSED/);
+    await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '1', [object('a', '1')])), port);
+    await informer.ready();
+    assert.deepEqual(informer.store.keys(), ['ns/a']);
+  });
+
+  it('the watchdog restarts streams that never answer or go silent', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, '1', []);
+      if (index === 0) return; // accepted, but no headers: a frozen server
+      if (index === 1) return void openStream(response); // headers, then silence
+      openStream(response).send('ADDED', object('x', '2'));
+    });
+    const { informer } = startInformer(t, server.port, { silenceMs: 300 });
+    await waitFor(() => informer.store.get('ns/x'), { what: 'the object sent on the third stream' });
+    assert.equal(informer.health().watchdogRestarts, 2);
+    assert.equal(server.lists.length, 1);
+    assert.match(informer.health().lastError ?? '', /silent for 300 ms/);
+  });
+
+  it('resync replays the cache as updates without any request', async (t) => {
+    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const { seen } = startInformer(t, server.port, { resyncMs: 50 });
+    await waitFor(() => seen.filter((s) => s.type === 'update').length >= 4, { what: 'two resyncs' });
+    const updates = seen.filter((s) => s.type === 'update');
+    assert.ok(updates.every((u) => u.type === 'update' && u.oldRv === u.rv));
+    assert.equal(server.requests.length, 2, 'one list and one watch, nothing for the resyncs');
+  });
+
+  it('a handler that throws does not stop the informer or the other handlers', async (t) => {
+    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const { informer, seen } = startInformer(t, server.port);
+    informer.on('add', () => {
+      throw new Error('handler bug');
+    });
+    await informer.ready();
+    assert.deepEqual(seen.map((s) => s.name), ['a', 'b']);
+    assert.equal(informer.store.size, 2);
+  });
+
+  it('retries even 403 forever and stops only on abort; ready() rejects when stopped before the first list', async (t) => {
+    const server = await fake(t, (_request, response) => sendJson(response, 403, status(403, 'Forbidden', 'configmaps is forbidden')));
+    const { informer, controller } = startInformer(t, server.port);
+    await waitFor(() => server.lists.length >= 3, { what: 'repeated lists' });
+    assert.match(informer.health().lastError ?? '', /403 Forbidden: configmaps is forbidden/);
+    controller.abort();
+    await informer.stopped;
+    await assert.rejects(informer.ready(), /stopped before its first list/);
+    const count = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(server.requests.length, count, 'no request after the abort');
+  });
+
+  it('applies the transform to listed and watched objects, and files objects under custom indexes', async (t) => {
+    const owned = (name: string, rv: string, owner: string): object => ({ ...object(name, rv), metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ manager: 'x' }], ownerReferences: [{ uid: owner }] } });
+    const server = await fake(t, (request, response, index) => {
+      if (!request.watch) return sendList(response, '2', [owned('a', '1', 'set-1')]);
+      if (index > 0) return holdOpen(request, response, index);
+      openStream(response).send('ADDED', owned('b', '3', 'set-1'));
+    });
+    const byOwner = (o: Frozen<KubeObject>): string[] => ((o.metadata?.ownerReferences ?? []) as Array<{ uid: string }>).map((r) => r.uid);
+    const { informer } = startInformer(t, server.port, { transform: dropManagedFields, indexers: { owner: byOwner } });
+    await waitFor(() => informer.store.size === 2, { what: 'both objects' });
+    assert.ok(informer.store.list().every((o) => o.metadata && !('managedFields' in o.metadata)));
+    assert.deepEqual(informer.store.byIndex('owner', 'set-1').map(name).sort(), ['a', 'b']);
+  });
+
+  it('objects handed out are frozen', async (t) => {
+    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })])));
+    const { informer } = startInformer(t, server.port);
+    await informer.ready();
+    const a = informer.store.get('ns/a') as unknown as { data: Record<string, string>; metadata: { name: string } };
+    assert.throws(() => (a.data.k = 'changed'), TypeError);
+    assert.throws(() => (a.metadata.name = 'b'), TypeError);
+    assert.equal(informer.store.get('ns/a')?.metadata?.name, 'a');
+  });
+});
+
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
