@@ -1,4 +1,4 @@
-import type { Generator, ParamSet } from './generator.js';
+import type { Generator, GeneratorContext, ParamSet } from './generator.js';
 import { IN_CLUSTER_NAME, IN_CLUSTER_SERVER, isClusterSecret, parseClusterSecret, type ClusterSecret } from './cluster-secrets.js';
 import { isEmptySelector, matchesSelector, parseLabelSelector } from './label-selector.js';
 import { sanitizeName } from './normalize.js';
@@ -13,20 +13,23 @@ import { withTemplatedValues } from './values.js';
  */
 export const clustersGenerator: Generator = {
   name: 'clusters',
-  generate(spec, ctx) {
-    const body = spec === null || spec === undefined ? {} : readObject(spec, 'clusters');
-    const selector = parseLabelSelector(body.selector, 'clusters.selector');
-    const values = readStringMap(body.values, 'clusters.values');
-    const clusters = ctx.clusterSecrets().filter(isClusterSecret).map(parseClusterSecret);
-    clusters.sort((a, b) => a.secretName.localeCompare(b.secretName));
-    const selected = clusters.filter((c) => matchesSelector(selector, c.labels));
-    if (isEmptySelector(selector) && !clusters.some((c) => c.server === IN_CLUSTER_SERVER)) {
-      selected.unshift(localCluster());
-    }
-    ctx.log.debug({ clusters: selected.length }, 'clusters generator: selected clusters');
-    return Promise.resolve(selected.map((c) => withTemplatedValues(clusterParams(c), values, ctx)));
-  },
+  // Through a promise so a bad spec rejects instead of throwing synchronously.
+  generate: (spec, ctx) => Promise.resolve().then(() => clustersParams(spec, ctx)),
 };
+
+function clustersParams(spec: unknown, ctx: GeneratorContext): ParamSet[] {
+  const body = spec === null || spec === undefined ? {} : readObject(spec, 'clusters');
+  const selector = parseLabelSelector(body.selector, 'clusters.selector');
+  const values = readStringMap(body.values, 'clusters.values');
+  const clusters = ctx.clusterSecrets().filter(isClusterSecret).map(parseClusterSecret);
+  clusters.sort((a, b) => a.secretName.localeCompare(b.secretName));
+  const selected = clusters.filter((c) => matchesSelector(selector, c.labels));
+  if (isEmptySelector(selector) && !clusters.some((c) => c.server === IN_CLUSTER_SERVER)) {
+    selected.unshift(localCluster());
+  }
+  ctx.log.debug({ clusters: selected.length }, 'clusters generator: selected clusters');
+  return selected.map((c) => withTemplatedValues(clusterParams(c), values, ctx));
+}
 
 function localCluster(): ClusterSecret {
   return { secretName: '', name: IN_CLUSTER_NAME, server: IN_CLUSTER_SERVER, project: '', labels: {}, annotations: {} };

@@ -9,12 +9,15 @@ import { GeneratorSpecError, readArray, readObject, readOptionalString } from '.
  */
 export const listGenerator: Generator = {
   name: 'list',
-  generate(spec) {
-    const body = readObject(spec, 'list');
-    const fromElements = readArray(body.elements, 'list.elements').map((e, i) => toParamSet(e, `list.elements[${i}]`));
-    return Promise.resolve([...fromElements, ...elementsFromYaml(readOptionalString(body.elementsYaml, 'list.elementsYaml'))]);
-  },
+  // Through a promise so a bad spec rejects instead of throwing synchronously.
+  generate: (spec) => Promise.resolve(spec).then(listParams),
 };
+
+function listParams(spec: unknown): ParamSet[] {
+  const body = readObject(spec, 'list');
+  const fromElements = readArray(body.elements, 'list.elements').map((e, i) => toParamSet(e, `list.elements[${i}]`));
+  return [...fromElements, ...elementsFromYaml(readOptionalString(body.elementsYaml, 'list.elementsYaml'))];
+}
 
 function elementsFromYaml(text: string): ParamSet[] {
   if (text.trim() === '') return [];

@@ -11,7 +11,7 @@ const SAFE_REVISION = /^[A-Za-z0-9._/@^{}~+-]+$/;
  */
 export function validateRepoURL(repoURL: string): void {
   const refuse = (why: string): never => {
-    throw new GitError('invalid-input', { repoURL: printable(repoURL) }, `refused repository URL: ${why}`);
+    throw new GitError('invalid-input', { repoURL: printable(withoutPassword(repoURL)) }, `refused repository URL: ${why}`);
   };
   if (repoURL === '') refuse('it is empty');
   if (repoURL.startsWith('-')) refuse('it starts with "-" (option injection)');
@@ -68,4 +68,9 @@ export function hasControlCharacters(value: string): boolean {
     if (code < 0x20 || code === 0x7f) return true;
   }
   return false;
+}
+
+/** The URL with any password replaced by `***`, so a refused URL can be named without leaking it. */
+export function withoutPassword(repoURL: string): string {
+  return repoURL.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
 }
