@@ -104,7 +104,8 @@ export class RepoCache implements GitReader {
       if (!entry) throw new GitError('not-found', where, 'no such file at this commit');
       if (entry.type !== 'blob') throw new GitError('not-found', where, 'not a file');
       const maxBytes = this.options.maxFileBytes ?? 2 * 2 ** 20;
-      if (entry.size > maxBytes) throw new GitError('too-large', where, `file is ${entry.size} bytes, over the ${maxBytes}-byte limit`);
+      const size = Number(await runGit(['cat-file', '-s', entry.objectId], this.local(dir, where, signal)));
+      if (!(size <= maxBytes)) throw new GitError('too-large', where, `file is ${size} bytes, over the ${maxBytes}-byte limit`);
       const content = await runGitBytes(['cat-file', 'blob', entry.objectId], this.local(dir, where, signal));
       if (entry.mode !== '120000') return content;
       const target = resolveSymlinkTarget(current, content.toString('utf8'));
@@ -129,7 +130,7 @@ export class RepoCache implements GitReader {
     }
     if (!existsSync(dir)) throw new GitError('not-found', where, 'repository is not in the local cache; resolve the revision first');
     this.stats.lsTree++;
-    const output = await runGit(['ls-tree', '-r', '-t', '-l', '-z', '--full-tree', commit], this.local(dir, where, signal));
+    const output = await runGit(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], this.local(dir, where, signal));
     const listing = new TreeListing(parseLsTree(output));
     this.listings.set(key, listing);
     if (this.listings.size > (this.options.maxCachedListings ?? 32)) this.listings.delete(this.listings.keys().next().value ?? '');

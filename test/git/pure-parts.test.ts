@@ -28,16 +28,16 @@ describe('revision resolution from ls-remote', () => {
 });
 
 describe('ls-tree parsing and symlink targets', () => {
-  const out = `040000 tree ${A}       -\tapps\x00100644 blob ${B}      12\tapps/a.yaml\x00120000 blob ${C}       9\tapps/link\x00160000 commit ${D}       -\tsub\x00`;
-  it('separates directories, files and submodules, with sizes', () => {
+  const out = `040000 tree ${A}\tapps\x00100644 blob ${B}\tapps/a.yaml\x00120000 blob ${C}\tapps/link\x00160000 commit ${D}\tsub\x00`;
+  it('separates directories, files and submodules', () => {
     const listing = new TreeListing(parseLsTree(out));
     assert.deepEqual(listing.directories, ['apps']);
     assert.deepEqual(listing.files, ['apps/a.yaml', 'apps/link']);
-    assert.equal(listing.entry('apps/a.yaml')?.size, 12);
+    assert.equal(listing.entry('apps/a.yaml')?.objectId, B);
     assert.equal(listing.entry('apps/link')?.mode, '120000');
   });
   it('handles paths with spaces and tabs', () => {
-    assert.equal(parseLsTree(`100644 blob ${B}       1\tdir/a b\tc\0`)[0]?.path, 'dir/a b\tc');
+    assert.equal(parseLsTree(`100644 blob ${B}\tdir/a b\tc\0`)[0]?.path, 'dir/a b\tc');
   });
   const links: [string, string, string | undefined][] = [
     ['a/link', 'b.yaml', 'a/b.yaml'],
