@@ -55,6 +55,8 @@ export class RepoCache implements GitReader {
   private readonly mutex = new KeyedMutex();
   private readonly budget: DiskBudget;
   private readonly listings = new Map<string, TreeListing>();
+  /** Commits known to be in a copy (`dir@sha`): steady state then runs one git process, ls-remote. */
+  private readonly knownCommits = new Set<string>();
   private askPassPath: string | undefined;
 
   constructor(private readonly options: RepoCacheOptions) {
@@ -161,7 +163,11 @@ export class RepoCache implements GitReader {
   }
 
   private async hasCommit(dir: string, sha: string, where: GitLocation, signal: AbortSignal): Promise<boolean> {
-    return runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(() => true, (e: unknown) => rethrowCancel(e));
+    const key = `${dir}@${sha}`;
+    if (this.knownCommits.has(key)) return true;
+    const present = await runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(() => true, (e: unknown) => rethrowCancel(e));
+    if (present) this.knownCommits.add(key);
+    return present;
   }
 
   private async revParse(dir: string, rev: string, where: GitLocation, signal: AbortSignal): Promise<string | undefined> {
@@ -185,6 +191,7 @@ export class RepoCache implements GitReader {
 
   private async ensureInitialised(dir: string, where: GitLocation, signal: AbortSignal): Promise<void> {
     if (existsSync(join(dir, 'HEAD'))) return;
+    this.forgetCopy(dir);
     await rm(dir, { recursive: true, force: true });
     await mkdir(join(this.options.root, 'repos'), { recursive: true });
     this.stats.init++;
@@ -218,9 +225,15 @@ export class RepoCache implements GitReader {
     const evicted = await this.budget.enforce((dir) => dir !== keep && !this.mutex.isBusy(dir));
     for (const dir of evicted) {
       this.stats.evicted++;
-      for (const key of [...this.listings.keys()]) if (key.startsWith(`${dir}@`)) this.listings.delete(key);
+      this.forgetCopy(dir);
       this.options.log?.info({ dir }, 'git: evicted least recently used repository copy');
     }
+  }
+
+  /** Drops what memory says about a copy that is gone (evicted or deleted from outside). */
+  private forgetCopy(dir: string): void {
+    for (const key of [...this.listings.keys()]) if (key.startsWith(`${dir}@`)) this.listings.delete(key);
+    for (const key of [...this.knownCommits]) if (key.startsWith(`${dir}@`)) this.knownCommits.delete(key);
   }
 
   /** Names of the copies on disk (for tests of the disk budget). */

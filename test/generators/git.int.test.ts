@@ -57,7 +57,7 @@ describe('git generators on real repositories', () => {
       const repo = await fixtures.createRepo(uniqueName('gen-bad'), { 'c/good.yaml': 'ok: true', ...files });
       if (kind === 'not-utf8') {
         // writeFileSync in the fixture writes UTF-8; rewrite the blob with raw latin-1 bytes.
-        writeFileSync(`${repo['workPath'] as string}/c/latin1.yaml`, Buffer.from([0x6e, 0x3a, 0x20, 0xe9, 0x0a]));
+        writeFileSync(`${repo['workPath']}/c/latin1.yaml`, Buffer.from([0x6e, 0x3a, 0x20, 0xe9, 0x0a]));
         await repo.commit({}, 'latin-1 bytes');
       }
       const ctx = { ...testContext(), git: freshCache() };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { GitError } from '../../src/git/errors.js';
 import { sharedGitFixtures } from '../env/shared-environment.js';
 import { git } from '../env/git-fixtures.js';
@@ -77,7 +77,7 @@ describe('RepoCache over file://', () => {
 
   it('refuses symlinks that leave the repository and follows those that stay inside', async () => {
     const repo = await sharedGitFixtures().createRepo(uniqueName('links'), { 'real/config.yaml': 'inside: true' });
-    const work = repo['workPath'] as string;
+    const work = repo['workPath'];
     execFileSync('ln', ['-s', '../../../../../etc/passwd', `${work}/real/escape.yaml`]);
     execFileSync('ln', ['-s', '/etc/passwd', `${work}/real/absolute.yaml`]);
     execFileSync('ln', ['-s', 'config.yaml', `${work}/real/alias.yaml`]);
@@ -124,7 +124,7 @@ describe('RepoCache over file://', () => {
 describe('RepoCache timeouts and cancellation', () => {
   /** A TCP server that accepts connections and never answers: git hangs on it. */
   async function silentServer(): Promise<{ url: string; close: () => void }> {
-    const sockets = new Set<import('node:net').Socket>();
+    const sockets = new Set<Socket>();
     const server = createServer((s) => void sockets.add(s));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
