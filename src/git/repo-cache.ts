@@ -198,10 +198,16 @@ export class RepoCache implements GitReader {
     await runGit(['init', '-q', '--bare', dir], this.local(this.options.root, where, signal));
   }
 
-  /** Writes the askpass script once (it holds no secret: it echoes the child's environment). */
+  /**
+   * Writes the askpass script once (it holds no secret: it echoes the child's environment), and
+   * counts copies a previous process left in the folder against the disk budget, oldest first.
+   */
   private async askPass(): Promise<string> {
     if (this.askPassPath) return this.askPassPath;
-    await mkdir(this.options.root, { recursive: true });
+    await mkdir(join(this.options.root, 'repos'), { recursive: true });
+    for (const name of await readdir(join(this.options.root, 'repos'))) {
+      await this.budget.measure(join(this.options.root, 'repos', name));
+    }
     const path = join(this.options.root, 'askpass.sh');
     await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
     this.askPassPath = path;

@@ -119,6 +119,18 @@ describe('RepoCache over file://', () => {
     assert.equal(cache.stats.fetch, fetchesBefore + 1);
     assert.deepEqual(await cache.listFiles(first.fileUrl, commit, noSignal), ['data.bin']);
   });
+
+  it('copies left by an earlier process count against the budget and are evicted first', async () => {
+    const fixtures = sharedGitFixtures();
+    const [old, fresh] = await Promise.all([fixtures.createRepo(uniqueName('adopt-old'), { a: '1' }), fixtures.createRepo(uniqueName('adopt-new'), { b: '2' })]);
+    const earlier = freshCache();
+    await earlier.resolveRevision(old.fileUrl, 'main', noSignal);
+    const root = earlier['options'].root;
+    const later = freshCache({ root, maxDiskBytes: 1 });
+    await later.resolveRevision(fresh.fileUrl, 'main', noSignal);
+    assert.equal(later.stats.evicted, 1);
+    assert.equal((await later.copiesOnDisk()).length, 1);
+  });
 });
 
 describe('RepoCache timeouts and cancellation', () => {
