@@ -34,10 +34,10 @@ export class DiskBudget {
     this.usage.set(dir, entry);
   }
 
-  /** Re-measures `dir` after it changed on disk. */
+  /** Re-measures `dir` after it changed on disk; a copy never touched counts as the oldest. */
   async measure(dir: string): Promise<void> {
     const bytes = await folderBytes(dir);
-    const entry = this.usage.get(dir) ?? { bytes: 0, lastUsed: ++this.clock };
+    const entry = this.usage.get(dir) ?? { bytes: 0, lastUsed: 0 };
     entry.bytes = bytes;
     this.usage.set(dir, entry);
   }
