@@ -34,8 +34,9 @@ describe('dependencies work on this Node version', () => {
     const url = new URL(repo.httpUrl);
     url.username = info.gitUsername;
     url.password = info.gitPassword;
-    // A minimal environment: simple-git refuses variables such as EDITOR that a developer shell may carry.
-    const refs = await simpleGit({ config: [] }).env({ PATH: process.env.PATH ?? '', GIT_TERMINAL_PROMPT: '0' }).listRemote([url.href, 'refs/heads/main']);
+    // Only what git needs: under `npm test`, npm exports EDITOR, which simple-git refuses to pass on.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', GIT_TERMINAL_PROMPT: '0' };
+    const refs = await simpleGit({ config: [] }).env(env).listRemote([url.href, 'refs/heads/main']);
     assert.match(refs, new RegExp(`^${await repo.revParse('main')}\\trefs/heads/main`));
   });
 

@@ -1,8 +1,15 @@
+import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 
 /**
  * One parameter set produced by a generator: a nested object, so `path.basename` is
  * `params.path.basename`. There are never flat and nested duplicates of the same value.
+ *
+ * The shapes follow Argo CD's Go-template (`goTemplate: true`) parameters, which are nested too.
+ * Fasttemplate names map onto them as follows (the renderer's compatibility layer does this):
+ * `{{path}}` is `path.path`, `{{path[n]}}` is `path.segments[n]`, and with `pathParamPrefix: p`
+ * `{{p.path}}` is `p.path.path`. Every other dotted name is the nested path itself
+ * (`{{metadata.labels.env}}` is `metadata.labels.env`).
  */
 export type ParamSet = { readonly [key: string]: ParamValue };
 
@@ -21,6 +28,25 @@ export interface GitReader {
   readFile(repoURL: string, commit: string, path: string, signal: AbortSignal): Promise<Buffer>;
 }
 
+/** Options of one {@link Interpolate} call. */
+export interface InterpolateOptions {
+  /**
+   * Leave references to params that `params` does not hold verbatim instead of failing. Argo CD
+   * does this for `values` and for a matrix's second child, whose own fields may refer to params
+   * it produces itself (`{{name}}` in a clusters `values`), not to the first child's.
+   */
+  allowUnresolved: boolean;
+}
+
+/**
+ * Replaces the `{{…}}` references in one string with values from `params`. Production wiring passes
+ * the Handlebars renderer of `src/templating/` (with the ApplicationSet's goTemplate options);
+ * tests pass a small fasttemplate-style function. Used for `values` and for a matrix's second
+ * child, whose fields may name the first child's params. Throws, naming the reference, when a
+ * reference cannot be resolved and `allowUnresolved` is false.
+ */
+export type Interpolate = (template: string, params: ParamSet, options: InterpolateOptions) => string;
+
 /** What a generator may use while it runs; nothing else reaches it. */
 export interface GeneratorContext {
   /** Aborted when the reconcile is cancelled or times out; every I/O call must honour it. */
@@ -28,17 +54,12 @@ export interface GeneratorContext {
   /** Logger already bound to the ApplicationSet key. */
   log: Logger;
   git: GitReader;
-  /** Argo CD cluster Secrets visible to this ApplicationSet (already filtered by tenancy). */
-  clusterSecrets(): readonly ClusterSecret[];
-}
-
-/** The fields of an Argo CD cluster Secret that generators read. */
-export interface ClusterSecret {
-  name: string;
-  server: string;
-  project?: string;
-  labels: Readonly<Record<string, string>>;
-  annotations: Readonly<Record<string, string>>;
+  /**
+   * Secrets visible to this ApplicationSet (already filtered by tenancy), typically from the
+   * informer store; the clusters generator keeps those labelled as Argo CD cluster Secrets.
+   */
+  clusterSecrets(): readonly V1Secret[];
+  interpolate: Interpolate;
 }
 
 /** A generator kind (list, clusters, git, matrix, merge): turns its spec into parameter sets. */

@@ -1,0 +1,47 @@
+import type { Generator, GeneratorContext, ParamSet } from './generator.js';
+import { IN_CLUSTER_NAME, IN_CLUSTER_SERVER, isClusterSecret, parseClusterSecret, type ClusterSecret } from './cluster-secrets.js';
+import { isEmptySelector, matchesSelector, parseLabelSelector } from './label-selector.js';
+import { sanitizeName } from './normalize.js';
+import { readObject, readStringMap } from './spec-reading.js';
+import { withTemplatedValues } from './values.js';
+
+/**
+ * The clusters generator: one param set per Argo CD cluster Secret matching `selector`, with
+ * `name`, `nameNormalized`, `server`, `project`, `metadata.labels.*`, `metadata.annotations.*` and
+ * the templated `values.*`. The local cluster (`in-cluster`) comes first when the selector is empty
+ * and no Secret already declares its server. Clusters change through watch events, so no requeue.
+ */
+export const clustersGenerator: Generator = {
+  name: 'clusters',
+  // Through a promise so a bad spec rejects instead of throwing synchronously.
+  generate: (spec, ctx) => Promise.resolve().then(() => clustersParams(spec, ctx)),
+};
+
+function clustersParams(spec: unknown, ctx: GeneratorContext): ParamSet[] {
+  const body = spec === null || spec === undefined ? {} : readObject(spec, 'clusters');
+  const selector = parseLabelSelector(body.selector, 'clusters.selector');
+  const values = readStringMap(body.values, 'clusters.values');
+  const clusters = ctx.clusterSecrets().filter(isClusterSecret).map(parseClusterSecret);
+  clusters.sort((a, b) => a.secretName.localeCompare(b.secretName));
+  const selected = clusters.filter((c) => matchesSelector(selector, c.labels));
+  if (isEmptySelector(selector) && !clusters.some((c) => c.server === IN_CLUSTER_SERVER)) {
+    selected.unshift(localCluster());
+  }
+  ctx.log.debug({ clusters: selected.length }, 'clusters generator: selected clusters');
+  return selected.map((c) => withTemplatedValues(clusterParams(c), values, ctx));
+}
+
+function localCluster(): ClusterSecret {
+  return { secretName: '', name: IN_CLUSTER_NAME, server: IN_CLUSTER_SERVER, project: '', labels: {}, annotations: {} };
+}
+
+/** The params of one cluster, as Argo CD names them. */
+export function clusterParams(cluster: ClusterSecret): ParamSet {
+  return {
+    name: cluster.name,
+    nameNormalized: sanitizeName(cluster.name),
+    server: cluster.server,
+    project: cluster.project,
+    metadata: { labels: { ...cluster.labels }, annotations: { ...cluster.annotations } },
+  };
+}

@@ -1,0 +1,41 @@
+import { parse as parseYaml } from 'yaml';
+import { GitError, type GitLocation } from '../git/errors.js';
+import type { ParamSet } from './generator.js';
+import { isParamSet, toParamValue } from './params.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses a JSON or YAML file of the git files generator into param sets: an object gives one, a
+ * list of objects gives one per element, an empty file gives one empty set (as in Argo CD).
+ * Non-UTF-8 bytes, invalid syntax and other shapes are errors naming repository, revision and path.
+ */
+export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[] {
+  let text: string;
+  try {
+    text = utf8.decode(content);
+  } catch {
+    throw new GitError('not-utf8', where, 'file is not valid UTF-8');
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, { schema: 'core', maxAliasCount: 100, uniqueKeys: true });
+  } catch (error) {
+    const first = (error as Error).message.split('\n')[0] ?? '';
+    throw new GitError('malformed', where, `file is not valid JSON or YAML: ${first}`);
+  }
+  if (parsed === null || parsed === undefined) return [{}];
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  return items.map((item: unknown, i) => {
+    let value;
+    try {
+      value = toParamValue(item, Array.isArray(parsed) ? `[${i}]` : 'document');
+    } catch (error) {
+      throw new GitError('malformed', where, (error as Error).message);
+    }
+    if (!isParamSet(value)) {
+      throw new GitError('malformed', where, `${Array.isArray(parsed) ? `element ${i}` : 'the document'} must be an object of parameters`);
+    }
+    return value;
+  });
+}

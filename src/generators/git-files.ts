@@ -1,0 +1,39 @@
+import type { ParamSet } from './generator.js';
+import type { ResolvedGitSource } from './git.js';
+import { parseParamsFile } from './file-content.js';
+import { filePathParams, selectPaths, withPathParams } from './path-params.js';
+import { withTemplatedValues } from './values.js';
+
+/** Files read at the same time; bounded so a huge match cannot spawn hundreds of git processes. */
+const READ_CONCURRENCY = 8;
+
+/**
+ * One param set per matching JSON/YAML file (per element when it holds a list), in path order:
+ * the file's keys as nested params, then `path.*` of its folder plus `path.filename` and
+ * `path.filenameNormalized` (path params win over a key of the same name, as in Argo CD).
+ */
+export async function generateFromFiles({ spec, commit, ctx }: ResolvedGitSource): Promise<ParamSet[]> {
+  const all = await ctx.git.listFiles(spec.repoURL, commit, ctx.signal);
+  const selected = selectPaths(all, spec.files, false).sort();
+  const perFile = await mapBounded(selected, READ_CONCURRENCY, async (path) => {
+    const content = await ctx.git.readFile(spec.repoURL, commit, path, ctx.signal);
+    const where = { repoURL: spec.repoURL, revision: `${spec.revision} (${commit})`, path };
+    const pathParams = withPathParams(filePathParams(path), spec.pathParamPrefix);
+    return parseParamsFile(content, where).map((fromFile) => withTemplatedValues({ ...fromFile, ...pathParams }, spec.values, ctx));
+  });
+  return perFile.flat();
+}
+
+/** `Promise.all` over `items` with at most `limit` calls in flight; keeps the input order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,78 @@
+import { GitError } from '../git/errors.js';
+import { validateRepoURL, validateRevision } from '../git/input-validation.js';
+import type { Generator, GeneratorContext, ParamSet } from './generator.js';
+import { generateFromDirectories } from './git-directories.js';
+import { generateFromFiles } from './git-files.js';
+import { readPathPatterns, type PathPattern } from './path-params.js';
+import { GeneratorSpecError, readObject, readOptionalSeconds, readOptionalString, readString, readStringMap } from './spec-reading.js';
+
+/** Argo CD's default Git polling interval. */
+export const DEFAULT_GIT_REQUEUE_SECONDS = 180;
+
+/** A parsed `git` generator spec. */
+export interface GitSpec {
+  repoURL: string;
+  /** Branch, tag, commit SHA or `HEAD` (the default). */
+  revision: string;
+  directories: PathPattern[];
+  files: PathPattern[];
+  pathParamPrefix: string;
+  values: Readonly<Record<string, string>>;
+  requeueAfterSeconds: number | undefined;
+}
+
+/** A resolved Git source: the spec plus the commit its revision pointed at for this run. */
+export interface ResolvedGitSource {
+  spec: GitSpec;
+  commit: string;
+  ctx: GeneratorContext;
+}
+
+/** Reads and checks a `git` generator spec; hostile URLs, revisions and globs are refused here. */
+export function parseGitSpec(raw: unknown): GitSpec {
+  const body = readObject(raw, 'git');
+  const repoURL = readString(body.repoURL, 'git.repoURL');
+  const revision = readOptionalString(body.revision, 'git.revision') || 'HEAD';
+  validateRepoURL(repoURL);
+  validateRevision(repoURL, revision);
+  const where = { repoURL, revision };
+  const directories = readPathPatterns(body.directories, 'git.directories', where);
+  const files = readPathPatterns(body.files, 'git.files', where);
+  if ((directories.length > 0) === (files.length > 0)) {
+    throw new GeneratorSpecError('git', 'needs exactly one of "directories" or "files", with at least one path');
+  }
+  return {
+    repoURL,
+    revision,
+    directories,
+    files,
+    pathParamPrefix: readOptionalString(body.pathParamPrefix, 'git.pathParamPrefix'),
+    values: readStringMap(body.values, 'git.values'),
+    requeueAfterSeconds: readOptionalSeconds(body.requeueAfterSeconds, 'git.requeueAfterSeconds'),
+  };
+}
+
+/**
+ * The git generator: `directories` yields one param set per matching folder, `files` one per
+ * matching JSON/YAML file (or per element when the file holds a list). Every failure names the
+ * repository, revision and path and is thrown: an empty result would delete Applications.
+ */
+export const gitGenerator: Generator = {
+  name: 'git',
+  async generate(raw, ctx): Promise<readonly ParamSet[]> {
+    const spec = parseGitSpec(raw);
+    let commit: string;
+    try {
+      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal);
+    } catch (error) {
+      throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
+    }
+    ctx.log.debug({ repoURL: spec.repoURL, revision: spec.revision, commit }, 'git generator: revision resolved');
+    const source = { spec, commit, ctx };
+    return spec.directories.length > 0 ? generateFromDirectories(source) : generateFromFiles(source);
+  },
+  requeueAfterMs(raw) {
+    const seconds = readOptionalSeconds(readObject(raw, 'git').requeueAfterSeconds, 'git.requeueAfterSeconds');
+    return (seconds ?? DEFAULT_GIT_REQUEUE_SECONDS) * 1000;
+  },
+};

@@ -1,0 +1,30 @@
+import type { Generator, ParamSet } from './generator.js';
+import { childRequeue, hasReferences, interpolateChild, readChildGenerators } from './nested.js';
+import { combineParamSets } from './params.js';
+import type { GeneratorRegistry } from './registry.js';
+import { GeneratorSpecError } from './spec-reading.js';
+
+/**
+ * The matrix generator: the cartesian product of exactly two child generators. The second child's
+ * fields may refer to the first child's params (`{{path.basename}}` in a git `repoURL`), so it runs
+ * once per param set of the first, interpolated with it (or once, when it refers to nothing).
+ */
+export function createMatrixGenerator(registry: GeneratorRegistry): Generator {
+  return {
+    name: 'matrix',
+    async generate(spec, ctx) {
+      const children = readChildGenerators(spec, 'matrix');
+      if (children.length !== 2) throw new GeneratorSpecError('matrix.generators', `must hold exactly two generators, got ${children.length}`);
+      const [firstChild, secondChild] = children;
+      const first = await registry.generateEntry(firstChild, ctx, 'matrix.generators[0]');
+      const independent = hasReferences(secondChild) ? undefined : await registry.generateEntry(secondChild, ctx, 'matrix.generators[1]');
+      const out: ParamSet[] = [];
+      for (const left of first) {
+        const right = independent ?? (await registry.generateEntry(interpolateChild(secondChild, left, ctx), ctx, 'matrix.generators[1]'));
+        for (const r of right) out.push(combineParamSets(left, r));
+      }
+      return out;
+    },
+    requeueAfterMs: (spec) => childRequeue(registry, readChildGenerators(spec, 'matrix'), 'matrix'),
+  };
+}

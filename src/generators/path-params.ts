@@ -1,0 +1,56 @@
+import { posix } from 'node:path';
+import { Minimatch } from 'minimatch';
+import { validateRepoPath } from '../git/input-validation.js';
+import type { ParamSet, ParamValue } from './generator.js';
+import { sanitizeName } from './normalize.js';
+import { readArray, readBoolean, readObject, readString } from './spec-reading.js';
+
+/** One `directories[]` or `files[]` item: a glob and whether it excludes. */
+export interface PathPattern {
+  path: string;
+  exclude: boolean;
+}
+
+/** Reads `directories` / `files` items, refusing hostile globs (absolute, `..`, leading `-`). */
+export function readPathPatterns(value: unknown, field: string, where: { repoURL: string; revision: string }): PathPattern[] {
+  return readArray(value, field).map((raw, i) => {
+    const item = readObject(raw, `${field}[${i}]`);
+    const path = readString(item.path, `${field}[${i}].path`);
+    validateRepoPath(where.repoURL, where.revision, path);
+    return { path, exclude: readBoolean(item.exclude, `${field}[${i}].exclude`) };
+  });
+}
+
+/**
+ * Keeps the paths matched by an include pattern and by no exclude pattern (exclude wins, whatever
+ * the order). `segmentGlobs` gives Go `path.Match` semantics (`*` never crosses `/`, no `**`, no
+ * braces) as Argo CD uses for directories; otherwise `**` spans folders, as for files.
+ */
+export function selectPaths(paths: readonly string[], patterns: readonly PathPattern[], segmentGlobs: boolean): string[] {
+  const options = { dot: true, noglobstar: segmentGlobs, nobrace: segmentGlobs, nocomment: true, nonegate: true };
+  const includes = patterns.filter((p) => !p.exclude).map((p) => new Minimatch(p.path, options));
+  const excludes = patterns.filter((p) => p.exclude).map((p) => new Minimatch(p.path, options));
+  return paths.filter((path) => includes.some((m) => m.match(path)) && !excludes.some((m) => m.match(path)));
+}
+
+/** Argo CD's path params of a directory: `path`, `basename`, `basenameNormalized`, `segments`. */
+export function directoryPathParams(dir: string): Record<string, ParamValue> {
+  const basename = posix.basename(dir);
+  return { path: dir, basename, basenameNormalized: sanitizeName(basename), segments: dir.split('/') };
+}
+
+/** Path params of a file: those of its folder plus `filename` and `filenameNormalized`. */
+export function filePathParams(file: string): Record<string, ParamValue> {
+  const filename = posix.basename(file);
+  return { ...directoryPathParams(posix.dirname(file)), filename, filenameNormalized: sanitizeName(filename) };
+}
+
+/**
+ * Places path params under `path`, or under `<prefix>.path` when `pathParamPrefix` is set (a dotted
+ * prefix nests, so `a.b` gives `a.b.path.basename`, the name fasttemplate users write).
+ */
+export function withPathParams(pathParams: Record<string, ParamValue>, prefix: string): ParamSet {
+  let nested: ParamSet = { path: pathParams };
+  for (const key of prefix.split('.').filter(Boolean).reverse()) nested = { [key]: nested };
+  return nested;
+}

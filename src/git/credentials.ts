@@ -1,0 +1,79 @@
+import type { V1Secret } from '@kubernetes/client-node';
+
+/** Label Argo CD puts on repository and credential-template Secrets. */
+export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
+
+/** How to authenticate to one repository. Never logged, never put in arguments or on disk. */
+export type GitCredentials =
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'ssh'; privateKey: string };
+
+/** Where the credentials were found, for logs and errors (never the credentials themselves). */
+export interface CredentialSource {
+  secret: string;
+  type: 'repository' | 'repo-creds';
+}
+
+/** Credentials resolved for a repository URL, with their origin. */
+export interface ResolvedCredentials {
+  credentials: GitCredentials;
+  source: CredentialSource;
+}
+
+/** Supplies the repository Secrets visible to a caller (already filtered by tenancy). */
+export type RepositorySecretsProvider = () => readonly V1Secret[];
+
+/** Reads one key of a Secret, from `data` (base64) or `stringData`. */
+export function secretValue(secret: V1Secret, key: string): string | undefined {
+  const encoded = secret.data?.[key];
+  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
+  return secret.stringData?.[key];
+}
+
+/** Argo CD's URL normalisation for matching: lower case, no trailing `/` or `.git`. */
+export function normalizeRepoURL(url: string): string {
+  return url.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '');
+}
+
+/**
+ * Finds credentials for `repoURL` the way Argo CD does: a `repository` Secret whose `url` equals the
+ * repository wins; otherwise the `repo-creds` Secret with the longest `url` prefix of it.
+ */
+export function findCredentials(repoURL: string, secrets: readonly V1Secret[]): ResolvedCredentials | undefined {
+  const wanted = normalizeRepoURL(repoURL);
+  let best: { secret: V1Secret; prefixLength: number } | undefined;
+  for (const secret of secrets) {
+    const type = secret.metadata?.labels?.[SECRET_TYPE_LABEL];
+    const url = secretValue(secret, 'url');
+    if (url === undefined) continue;
+    if (type === 'repository' && normalizeRepoURL(url) === wanted) {
+      return withCredentials(secret, 'repository');
+    }
+    const prefix = url.trim().toLowerCase();
+    if (type === 'repo-creds' && wanted.startsWith(prefix.replace(/\.git$/, '')) && prefix.length > (best?.prefixLength ?? -1)) {
+      best = { secret, prefixLength: prefix.length };
+    }
+  }
+  return best ? withCredentials(best.secret, 'repo-creds') : undefined;
+}
+
+function withCredentials(secret: V1Secret, type: CredentialSource['type']): ResolvedCredentials | undefined {
+  const credentials = credentialsOf(secret);
+  if (!credentials) return undefined;
+  const name = `${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''}`;
+  return { credentials, source: { secret: name, type } };
+}
+
+/** The credentials a Secret holds: username/password (a token as password works), bearer token or SSH key. */
+function credentialsOf(secret: V1Secret): GitCredentials | undefined {
+  const password = secretValue(secret, 'password');
+  if (password !== undefined && password !== '') {
+    return { kind: 'basic', username: secretValue(secret, 'username') ?? 'x-access-token', password };
+  }
+  const token = secretValue(secret, 'bearerToken');
+  if (token !== undefined && token !== '') return { kind: 'bearer', token };
+  const key = secretValue(secret, 'sshPrivateKey');
+  if (key !== undefined && key !== '') return { kind: 'ssh', privateKey: key };
+  return undefined;
+}

@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { GitReader } from '../generators/generator.js';
+import { findCredentials, type GitCredentials, type RepositorySecretsProvider } from './credentials.js';
+import { DiskBudget } from './disk-budget.js';
+import { GitError, type GitLocation } from './errors.js';
+import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
+import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
+import { KeyedMutex } from './keyed-mutex.js';
+import { commitForRevision, isAbbreviatedSha, isFullSha, parseLsRemote } from './remote-refs.js';
+import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
+import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
+
+/** Settings of a {@link RepoCache}. */
+export interface RepoCacheOptions {
+  /** Folder holding the bare copies (`repos/`) and the askpass script. */
+  root: string;
+  /** Argo CD repository and repo-creds Secrets; none means anonymous access only. */
+  repositorySecrets?: RepositorySecretsProvider;
+  /** Disk budget for all copies together; least recently used copies are evicted beyond it. */
+  maxDiskBytes?: number;
+  /** Limit for network calls (ls-remote, fetch). */
+  networkTimeoutMs?: number;
+  /** Limit for local calls (ls-tree, cat-file). */
+  localTimeoutMs?: number;
+  /** Largest file `readFile` returns. */
+  maxFileBytes?: number;
+  retry?: RetryPolicy;
+  /** Listings kept in memory (one per repository and commit). */
+  maxCachedListings?: number;
+  log?: Logger;
+}
+
+/** What the cache did, for tests and benchmarks (e.g. "steady state fetched nothing"). */
+export interface RepoCacheStats {
+  lsRemote: number;
+  fetch: number;
+  init: number;
+  lsTree: number;
+  evicted: number;
+}
+
+const MAX_SYMLINK_HOPS = 8;
+
+/**
+ * One bare local copy per repository URL, shared by every ApplicationSet: revisions are resolved
+ * with `ls-remote` (with the caller's credentials, every time) and fetched only when the commit is
+ * not local yet; trees are listed and files read at a commit without a working tree.
+ */
+export class RepoCache implements GitReader {
+  readonly stats: RepoCacheStats = { lsRemote: 0, fetch: 0, init: 0, lsTree: 0, evicted: 0 };
+  private readonly mutex = new KeyedMutex();
+  private readonly budget: DiskBudget;
+  private readonly listings = new Map<string, TreeListing>();
+  /** Commits known to be in a copy (`dir@sha`): steady state then runs one git process, ls-remote. */
+  private readonly knownCommits = new Set<string>();
+  private askPassPath: string | undefined;
+
+  constructor(private readonly options: RepoCacheOptions) {
+    this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
+  }
+
+  /** Resolves `revision` to a commit, fetching only when that commit is not in the local copy yet. */
+  async resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+    validateRepoURL(repoURL);
+    const rev = revision === '' ? 'HEAD' : revision;
+    validateRevision(repoURL, rev);
+    const where = { repoURL, revision: rev };
+    const credentials = this.credentialsFor(where);
+    const dir = this.repoDir(repoURL);
+    const commit = await this.mutex.run(dir, async () => {
+      this.budget.touch(dir);
+      const refs = parseLsRemote(await this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, signal, 'lsRemote'));
+      await this.ensureInitialised(dir, where, signal);
+      const fromRefs = commitForRevision(refs, rev);
+      if (fromRefs) return this.ensureCommit(dir, repoURL, fromRefs, where, credentials, signal);
+      if (isAbbreviatedSha(rev)) return this.resolveSha(dir, repoURL, rev, where, credentials, signal);
+      throw new GitError('unknown-revision', where, 'no branch, tag or commit of that name');
+    });
+    await this.evictIfOverBudget(dir);
+    return commit;
+  }
+
+  /** Every directory at `commit` (never the root itself). */
+  async listDirectories(repoURL: string, commit: string, signal: AbortSignal): Promise<readonly string[]> {
+    return (await this.listing(repoURL, commit, signal)).directories;
+  }
+
+  /** Every regular file and symlink at `commit`. */
+  async listFiles(repoURL: string, commit: string, signal: AbortSignal): Promise<readonly string[]> {
+    return (await this.listing(repoURL, commit, signal)).files;
+  }
+
+  /** One file at `commit`, following in-repository symlinks; refuses escapes and oversize files. */
+  async readFile(repoURL: string, commit: string, path: string, signal: AbortSignal): Promise<Buffer> {
+    validateRepoPath(repoURL, commit, path);
+    const listing = await this.listing(repoURL, commit, signal);
+    const dir = this.repoDir(repoURL);
+    let current = path;
+    for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
+      const where = { repoURL, revision: commit, path: current };
+      const entry = listing.entry(current);
+      if (!entry) throw new GitError('not-found', where, 'no such file at this commit');
+      if (entry.type !== 'blob') throw new GitError('not-found', where, 'not a file');
+      const maxBytes = this.options.maxFileBytes ?? 2 * 2 ** 20;
+      const size = Number(await runGit(['cat-file', '-s', entry.objectId], this.local(dir, where, signal)));
+      if (!(size <= maxBytes)) throw new GitError('too-large', where, `file is ${size} bytes, over the ${maxBytes}-byte limit`);
+      const content = await runGitBytes(['cat-file', 'blob', entry.objectId], this.local(dir, where, signal));
+      if (entry.mode !== '120000') return content;
+      const target = resolveSymlinkTarget(current, content.toString('utf8'));
+      if (target === undefined) throw new GitError('symlink-escape', where, 'symlink points outside the repository');
+      current = target;
+    }
+    throw new GitError('symlink-escape', { repoURL, revision: commit, path }, `more than ${MAX_SYMLINK_HOPS} symlink hops`);
+  }
+
+  /** The listing of `commit`, from memory or one `ls-tree`. */
+  private async listing(repoURL: string, commit: string, signal: AbortSignal): Promise<TreeListing> {
+    validateRepoURL(repoURL);
+    const where = { repoURL, revision: commit };
+    if (!isFullSha(commit)) throw new GitError('invalid-input', where, 'listing needs a full commit SHA from resolveRevision');
+    const dir = this.repoDir(repoURL);
+    const key = `${dir}@${commit}`;
+    const cached = this.listings.get(key);
+    if (cached) {
+      this.listings.delete(key);
+      this.listings.set(key, cached);
+      return cached;
+    }
+    if (!existsSync(dir)) throw new GitError('not-found', where, 'repository is not in the local cache; resolve the revision first');
+    this.stats.lsTree++;
+    const output = await runGit(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], this.local(dir, where, signal));
+    const listing = new TreeListing(parseLsTree(output));
+    this.listings.set(key, listing);
+    if (this.listings.size > (this.options.maxCachedListings ?? 32)) this.listings.delete(this.listings.keys().next().value ?? '');
+    return listing;
+  }
+
+  private async ensureCommit(dir: string, repoURL: string, sha: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<string> {
+    if (await this.hasCommit(dir, sha, where, signal)) return sha;
+    await this.fetch(dir, repoURL, where, credentials, signal);
+    if (await this.hasCommit(dir, sha, where, signal)) return sha;
+    throw new GitError('unknown-revision', where, `commit ${sha} is not reachable from any branch or tag`);
+  }
+
+  private async resolveSha(dir: string, repoURL: string, rev: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<string> {
+    const local = await this.revParse(dir, rev, where, signal);
+    if (local) return local;
+    await this.fetch(dir, repoURL, where, credentials, signal);
+    const fetched = await this.revParse(dir, rev, where, signal);
+    if (fetched) return fetched;
+    throw new GitError('unknown-revision', where, 'no branch, tag or commit of that name');
+  }
+
+  private async fetch(dir: string, repoURL: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<void> {
+    const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
+    await this.network(['fetch', '-q', '--prune', '--no-tags', '--no-write-fetch-head', '--', repoURL, ...refspecs], dir, where, credentials, signal, 'fetch');
+    this.options.log?.info({ repoURL, dir }, 'git: fetched');
+    await this.budget.measure(dir);
+  }
+
+  private async hasCommit(dir: string, sha: string, where: GitLocation, signal: AbortSignal): Promise<boolean> {
+    const key = `${dir}@${sha}`;
+    if (this.knownCommits.has(key)) return true;
+    const present = await runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(() => true, (e: unknown) => rethrowCancel(e));
+    if (present) this.knownCommits.add(key);
+    return present;
+  }
+
+  private async revParse(dir: string, rev: string, where: GitLocation, signal: AbortSignal): Promise<string | undefined> {
+    const args = ['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`];
+    const out = await runGit(args, this.local(dir, where, signal)).catch((e: unknown) => rethrowCancel(e));
+    return out === false || out.trim() === '' ? undefined : out.trim();
+  }
+
+  private async network(args: string[], cwd: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal, stat: 'lsRemote' | 'fetch'): Promise<string> {
+    const askPassPath = await this.askPass();
+    const options: GitCommandOptions = { cwd, timeoutMs: this.options.networkTimeoutMs ?? 120_000, signal, askPassPath, credentials, where };
+    return withRetries(this.options.retry ?? DEFAULT_RETRY_POLICY, signal, () => {
+      this.stats[stat]++;
+      return runGit(args, options);
+    });
+  }
+
+  private local(cwd: string, where: GitLocation, signal: AbortSignal): GitCommandOptions {
+    return { cwd, timeoutMs: this.options.localTimeoutMs ?? 60_000, signal, askPassPath: '/bin/false', where };
+  }
+
+  private async ensureInitialised(dir: string, where: GitLocation, signal: AbortSignal): Promise<void> {
+    if (existsSync(join(dir, 'HEAD'))) return;
+    this.forgetCopy(dir);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(join(this.options.root, 'repos'), { recursive: true });
+    this.stats.init++;
+    await runGit(['init', '-q', '--bare', dir], this.local(this.options.root, where, signal));
+  }
+
+  /**
+   * Writes the askpass script once (it holds no secret: it echoes the child's environment), and
+   * counts copies a previous process left in the folder against the disk budget, oldest first.
+   */
+  private async askPass(): Promise<string> {
+    if (this.askPassPath) return this.askPassPath;
+    await mkdir(join(this.options.root, 'repos'), { recursive: true });
+    for (const name of await readdir(join(this.options.root, 'repos'))) {
+      await this.budget.measure(join(this.options.root, 'repos', name));
+    }
+    const path = join(this.options.root, 'askpass.sh');
+    await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
+    this.askPassPath = path;
+    return path;
+  }
+
+  private credentialsFor(where: GitLocation): GitCredentials | undefined {
+    const found = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
+    if (found?.credentials.kind === 'ssh') {
+      throw new GitError('unsupported', where, `SSH private keys (Secret ${found.source.secret}) are not supported yet; use HTTPS credentials`);
+    }
+    return found?.credentials;
+  }
+
+  private repoDir(repoURL: string): string {
+    const hash = createHash('sha256').update(repoURL).digest('hex').slice(0, 32);
+    return join(this.options.root, 'repos', `${hash}.git`);
+  }
+
+  private async evictIfOverBudget(keep: string): Promise<void> {
+    const evicted = await this.budget.enforce((dir) => dir !== keep && !this.mutex.isBusy(dir));
+    for (const dir of evicted) {
+      this.stats.evicted++;
+      this.forgetCopy(dir);
+      this.options.log?.info({ dir }, 'git: evicted least recently used repository copy');
+    }
+  }
+
+  /** Drops what memory says about a copy that is gone (evicted or deleted from outside). */
+  private forgetCopy(dir: string): void {
+    for (const key of [...this.listings.keys()]) if (key.startsWith(`${dir}@`)) this.listings.delete(key);
+    for (const key of [...this.knownCommits]) if (key.startsWith(`${dir}@`)) this.knownCommits.delete(key);
+  }
+
+  /** Names of the copies on disk (for tests of the disk budget). */
+  async copiesOnDisk(): Promise<string[]> {
+    return (await readdir(join(this.options.root, 'repos')).catch(() => [])).sort();
+  }
+}
+
+/** A failed probe means "absent", except cancellation and timeouts, which must propagate. */
+function rethrowCancel(error: unknown): never | false {
+  if (error instanceof GitError && (error.kind === 'aborted' || error.kind === 'timeout')) throw error;
+  return false;
+}
