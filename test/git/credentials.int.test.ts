@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -85,5 +86,37 @@ describe('RepoCache over HTTP with credentials from Argo CD Secrets', () => {
     }
     assert.ok(lines.length > 0, 'the cache logged');
     assert.ok(!lines.join('').includes(env.gitPassword), 'password in logs');
+  });
+});
+
+describe('RepoCache with a bearer token or an SSH key', () => {
+  it('sends a bearer token as an Authorization header and keeps it out of errors', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? '');
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="x"' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/r.git`;
+    const token = `tok-${uniqueName('t')}`;
+    const secret = repoSecret('repository', url, 'unused', 'unused');
+    secret.data = { url: Buffer.from(url).toString('base64'), bearerToken: Buffer.from(token).toString('base64') };
+    try {
+      const cache = freshCache({ repositorySecrets: () => [secret] });
+      await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => isKind('auth')(e) && !(e as Error).message.includes(token));
+      assert.ok(seen.includes(`Bearer ${token}`), `headers seen: ${seen.join(', ')}`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an SSH key Secret is refused with a clear error (SSH credentials are not supported yet)', async () => {
+    const url = 'ssh://git@127.0.0.1:1/r.git';
+    const secret = repoSecret('repository', url, 'u', 'p');
+    secret.data = { url: Buffer.from(url).toString('base64'), sshPrivateKey: Buffer.from('-----BEGIN OPENSSH PRIVATE KEY-----').toString('base64') };
+    const cache = freshCache({ repositorySecrets: () => [secret] });
+    await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => isKind('unsupported')(e) && /SSH private keys/.test((e as Error).message));
+    assert.equal(cache.stats.lsRemote, 0);
   });
 });
