@@ -70,6 +70,50 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+/** Timings of both approaches, in milliseconds per run. */
+interface Timings {
+  subject: number[];
+  naive: number[];
+}
+
+/** First runs: a new cache and a new clone each time; checks both give the same param sets. */
+async function measureFirstRuns(work: string, url: string): Promise<{ times: Timings; cache: RepoCache; tree: string; paramSets: number }> {
+  const times: Timings = { subject: [], naive: [] };
+  let last: { cache: RepoCache; tree: string; paramSets: number } | undefined;
+  for (let i = 0; i < FIRST_RUNS; i++) {
+    const cache = new RepoCache({ root: join(work, `cache-${i}`) });
+    const s = await timed(() => subjectRun(cache, url));
+    const tree = join(work, `clone-${i}`);
+    const n = await timed(() => naiveFirstRun(url, tree));
+    if (JSON.stringify(s.value) !== JSON.stringify(n.value)) throw new Error('subject and baseline disagree');
+    times.subject.push(s.ms);
+    times.naive.push(n.ms);
+    last = { cache, tree, paramSets: s.value.length };
+  }
+  if (!last) throw new Error('no first run');
+  return { times, ...last };
+}
+
+/** Steady state: nothing changed upstream; the same cache and clone run again, interleaved. */
+async function measureSteadyState(cache: RepoCache, tree: string, url: string): Promise<{ times: Timings; fetches: number }> {
+  const times: Timings = { subject: [], naive: [] };
+  const fetchesBefore = cache.stats.fetch;
+  for (let i = 0; i < STEADY_RUNS; i++) {
+    times.subject.push((await timed(() => subjectRun(cache, url))).ms);
+    times.naive.push((await timed(() => naiveSteadyRun(tree))).ms);
+  }
+  return { times, fetches: cache.stats.fetch - fetchesBefore };
+}
+
+function tableRow(phase: string, t: Timings): Record<string, string | number> {
+  return {
+    phase,
+    'cache ms (median)': Math.round(median(t.subject)),
+    'naive ms (median)': Math.round(median(t.naive)),
+    'naive / cache': Number((median(t.naive) / median(t.subject)).toFixed(1)),
+  };
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'bench-git-directories-'));
   try {
@@ -78,52 +122,21 @@ async function main(): Promise<void> {
     const url = pathToFileURL(repoPath).href;
     const counts = shapeCounts(BENCH_SHAPE);
     console.log(`monorepo: ${counts.directories} directories, ${counts.files} files, built in ${(built.ms / 1000).toFixed(1)} s`);
-
-    const first = { subject: [] as number[], naive: [] as number[] };
-    let subjectCache: RepoCache | undefined;
-    let naiveTree = '';
-    let expected = 0;
-    for (let i = 0; i < FIRST_RUNS; i++) {
-      const cache = new RepoCache({ root: join(work, `cache-${i}`) });
-      const s = await timed(() => subjectRun(cache, url));
-      const tree = join(work, `clone-${i}`);
-      const n = await timed(() => naiveFirstRun(url, tree));
-      if (s.value.length !== n.value.length || JSON.stringify(s.value) !== JSON.stringify(n.value)) throw new Error('subject and baseline disagree');
-      expected = s.value.length;
-      first.subject.push(s.ms);
-      first.naive.push(n.ms);
-      subjectCache = cache;
-      naiveTree = tree;
-    }
-    if (!subjectCache) throw new Error('no run');
-
-    const steady = { subject: [] as number[], naive: [] as number[] };
-    const fetchesBefore = subjectCache.stats.fetch;
-    for (let i = 0; i < STEADY_RUNS; i++) {
-      steady.subject.push((await timed(() => subjectRun(subjectCache, url))).ms);
-      steady.naive.push((await timed(() => naiveSteadyRun(naiveTree))).ms);
-    }
-    const steadyFetches = subjectCache.stats.fetch - fetchesBefore;
-    const disk = { subjectBytes: await folderBytes(join(work, `cache-${FIRST_RUNS - 1}`, 'repos')), naiveBytes: await folderBytes(naiveTree) };
-
-    const row = (name: string, s: number[], n: number[]) => ({
-      phase: name,
-      'cache ms (median)': Math.round(median(s)),
-      'naive ms (median)': Math.round(median(n)),
-      'naive / cache': Number((median(n) / median(s)).toFixed(1)),
-    });
-    const table = [row('first run (clone)', first.subject, first.naive), row('steady state (unchanged)', steady.subject, steady.naive)];
+    const first = await measureFirstRuns(work, url);
+    const steady = await measureSteadyState(first.cache, first.tree, url);
+    const disk = { subjectBytes: await folderBytes(join(work, `cache-${FIRST_RUNS - 1}`, 'repos')), naiveBytes: await folderBytes(first.tree) };
+    const table = [tableRow('first run (clone)', first.times), tableRow('steady state (unchanged)', steady.times)];
     console.table(table);
-    console.log(`param sets per run: ${expected}; fetches by the cache in ${STEADY_RUNS} steady-state runs: ${steadyFetches}`);
+    console.log(`param sets per run: ${first.paramSets}; fetches by the cache in ${STEADY_RUNS} steady-state runs: ${steady.fetches}`);
     console.log(`disk: bare copy ${(disk.subjectBytes / 2 ** 20).toFixed(1)} MiB, clone with work tree ${(disk.naiveBytes / 2 ** 20).toFixed(1)} MiB`);
     const file = writeBenchResults('git-directories', {
       shape: { ...BENCH_SHAPE, ...counts },
-      paramSetsPerRun: expected,
+      paramSetsPerRun: first.paramSets,
       transport: 'file:// (git protocol over a local pipe; no network latency)',
       runs: { first: FIRST_RUNS, steady: STEADY_RUNS },
-      firstRunMs: first,
-      steadyStateMs: steady,
-      steadyStateFetches: steadyFetches,
+      firstRunMs: first.times,
+      steadyStateMs: steady.times,
+      steadyStateFetches: steady.fetches,
       diskBytes: disk,
       table,
       note: 'taken on a shared 2-core machine with other builds running: absolute figures are noisy, ratios were measured side by side',
