@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CommandValues } from '../cli/command.js';
 import { controllerSettings, type SyncPolicy } from './controller-settings.js';
 import { readSettings, type ValuesOf } from './option-table.js';
 
 /** The typed, frozen configuration of `appset controller`. */
-export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace' | 'policy' | 'enablePolicyOverride'> & {
+export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace' | 'policy' | 'enablePolicyOverride' | 'gitCacheDir'> & {
   readonly namespace: string;
+  readonly gitCacheDir: string;
   readonly policy: SyncPolicy;
   readonly enablePolicyOverride: boolean;
 };
@@ -25,6 +28,7 @@ export function readControllerConfig(flags: CommandValues, env: NodeJS.ProcessEn
   return Object.freeze({
     ...values,
     namespace,
+    gitCacheDir: values.gitCacheDir ?? join(tmpdir(), 'appset-git-cache'),
     policy: values.policy ?? 'sync',
     enablePolicyOverride: values.enablePolicyOverride ?? values.policy === undefined,
   });

@@ -59,6 +59,10 @@ export const controllerSettings = {
     flag: 'max-delete-share', env: 'APPSET_MAX_DELETE_SHARE', kind: 'string', parse: numberIn(0, 1), fallback: 0.5,
     help: "largest share of an ApplicationSet's Applications one reconcile may delete (0-1)",
   }),
+  gitCacheDir: setting<string | undefined>({
+    flag: 'git-cache-dir', env: 'APPSET_GIT_CACHE_DIR', kind: 'string', parse: optionalText, fallback: undefined,
+    help: 'folder for the shared Git repository cache (default: a folder in the system temp dir)',
+  }),
   logLevel: setting<(typeof LOG_LEVELS)[number]>({
     flag: 'log-level', env: 'APPSET_LOG_LEVEL', kind: 'string', parse: oneOf(LOG_LEVELS), fallback: 'info',
     help: `log level: ${LOG_LEVELS.join(', ')}`,

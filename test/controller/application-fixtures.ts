@@ -9,11 +9,12 @@ export const appset: ApplicationSetIdentity = { name: 'guestbook', namespace: 't
 export function desired(name: string, path = name, extra: Record<string, unknown> = {}): Application {
   return desiredApplication(
     {
-      metadata: { name, labels: { env: 'dev' }, annotations: { team: 'a' } },
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name, namespace: 'ignored', labels: { env: 'dev' }, annotations: { team: 'a' }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
       spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path, ...extra }, destination: { server: 'https://kubernetes.default.svc', namespace: name } },
     },
     appset,
-    false,
   );
 }
 

@@ -1,25 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyIntent, INTENT_HASH_ANNOTATION } from '../../src/controller/apply-intent.js';
-import { desiredApplication, RESOURCES_FINALIZER } from '../../src/controller/desired-application.js';
+import { desiredApplication } from '../../src/controller/desired-application.js';
 import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/json-pointer.js';
 import { needsApply } from '../../src/controller/needs-apply.js';
 import { appliedLive, appset, desired, liveFrom } from './application-fixtures.js';
 
 describe('desiredApplication', () => {
-  const rendered = { metadata: { name: 'a' }, spec: { project: 'default', destination: {} } };
+  const rendered = (finalizers?: string[]) => ({
+    apiVersion: 'argoproj.io/v1alpha1' as const,
+    kind: 'Application' as const,
+    metadata: { name: 'a', namespace: 'from-template', ...(finalizers ? { finalizers } : {}) },
+    spec: { project: 'default' },
+  });
 
   it('forces the namespace and sets a controller owner reference with blockOwnerDeletion', () => {
-    const app = desiredApplication({ metadata: { name: 'a' }, spec: {} }, appset, false);
+    const app = desiredApplication(rendered(), appset);
     assert.equal(app.metadata.namespace, 'team-a');
     assert.deepEqual(app.metadata.ownerReferences, [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-guestbook', controller: true, blockOwnerDeletion: true }]);
   });
 
-  it('adds the resources finalizer unless resources are preserved or the template lists finalizers', () => {
-    assert.deepEqual(desiredApplication(rendered, appset, false).metadata.finalizers, [RESOURCES_FINALIZER]);
-    assert.equal(desiredApplication(rendered, appset, true).metadata.finalizers, undefined);
-    const own = { ...rendered, metadata: { name: 'a', finalizers: ['resources-finalizer.argocd.argoproj.io/background'] } };
-    assert.deepEqual(desiredApplication(own, appset, false).metadata.finalizers, ['resources-finalizer.argocd.argoproj.io/background']);
+  it('keeps the finalizers the renderer decided on, and adds none of its own', () => {
+    assert.deepEqual(desiredApplication(rendered(['resources-finalizer.argocd.argoproj.io']), appset).metadata.finalizers, ['resources-finalizer.argocd.argoproj.io']);
+    assert.equal(desiredApplication(rendered(), appset).metadata.finalizers, undefined);
   });
 });
 

@@ -23,7 +23,15 @@ describe('writes against the real API server', () => {
 
   const intentFor = (name: string, path: string, live?: Application): Application =>
     applyIntent(
-      desiredApplication({ metadata: { name, labels: { env: 'dev' } }, spec: { project: 'default', source: { repoURL: 'https://git.example/a.git', path }, destination: { server: 'https://kubernetes.default.svc', namespace: 'x' } } }, appset, false),
+      desiredApplication(
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Application',
+          metadata: { name, namespace: ns.name, labels: { env: 'dev' }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+          spec: { project: 'default', source: { repoURL: 'https://git.example/a.git', path }, destination: { server: 'https://kubernetes.default.svc', namespace: 'x' } },
+        },
+        appset,
+      ),
       live,
       {},
     );

@@ -1,0 +1,43 @@
+import type { ApplicationSetForRender } from '../templating/applicationset-types.js';
+import type { IgnoreDifferencesRule, LiveFieldRules, PreservedFields } from './apply-intent.js';
+import type { Condition } from './conditions.js';
+import type { ApplicationSetIdentity, ObjectMeta } from './objects.js';
+import type { ResourceStatus } from './resource-status.js';
+
+/** An ApplicationSet as the cache holds it (the fields the reconciler reads). */
+export interface ApplicationSetObject {
+  readonly apiVersion: string;
+  readonly kind: 'ApplicationSet';
+  readonly metadata: ObjectMeta & { readonly uid: string; readonly namespace: string; readonly resourceVersion: string };
+  readonly spec: ApplicationSetForRender['spec'] & {
+    readonly syncPolicy?: { readonly applicationsSync?: string; readonly preserveResourcesOnDeletion?: boolean };
+    readonly preservedFields?: PreservedFields;
+    readonly ignoreApplicationDifferences?: readonly IgnoreDifferencesRule[];
+  };
+  readonly status?: {
+    readonly conditions?: readonly Condition[];
+    readonly resources?: readonly ResourceStatus[];
+    readonly resourcesCount?: number;
+  };
+}
+
+/** Annotation with which an ApplicationSet opts out of the deletion guard. */
+export const ALLOW_MASS_DELETION_ANNOTATION = 'appset-controller.io/allow-mass-deletion';
+
+/** Name, namespace and UID: what owner references and Events need. */
+export function identityOf(appset: ApplicationSetObject): ApplicationSetIdentity {
+  return { name: appset.metadata.name, namespace: appset.metadata.namespace, uid: appset.metadata.uid };
+}
+
+/** The fields of live Applications this ApplicationSet leaves to others. */
+export function liveFieldRulesOf(appset: ApplicationSetObject): LiveFieldRules {
+  return {
+    ...(appset.spec.preservedFields ? { preservedFields: appset.spec.preservedFields } : {}),
+    ...(appset.spec.ignoreApplicationDifferences ? { ignoreDifferences: appset.spec.ignoreApplicationDifferences } : {}),
+  };
+}
+
+/** True if the ApplicationSet opted out of the deletion guard. */
+export function allowsMassDeletion(appset: ApplicationSetObject): boolean {
+  return appset.metadata.annotations?.[ALLOW_MASS_DELETION_ANNOTATION] === 'true';
+}

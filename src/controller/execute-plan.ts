@@ -1,0 +1,48 @@
+import type { Plan } from './plan.js';
+import type { Application } from './objects.js';
+import type { ApplicationWriter } from './writes/application-writer.js';
+
+/** One write that failed, for the status message and the retry. */
+export interface WriteFailure {
+  readonly name: string;
+  readonly operation: 'create' | 'update' | 'delete';
+  readonly error: unknown;
+}
+
+/** What carrying out a plan did. */
+export interface ExecutionResult {
+  readonly created: string[];
+  readonly updated: string[];
+  readonly deleted: string[];
+  readonly failures: WriteFailure[];
+}
+
+/**
+ * Carries out a plan's writes, at most `concurrency` at once. Every write is attempted even when some
+ * fail (each is idempotent, so the retry redoes only what is still needed); failures are returned.
+ */
+export async function executePlan(plan: Plan, writer: ApplicationWriter, concurrency = 20): Promise<ExecutionResult> {
+  const result: ExecutionResult = { created: [], updated: [], deleted: [], failures: [] };
+  const tasks: Array<() => Promise<void>> = [
+    ...plan.create.map((app) => write(app, 'create', () => writer.apply(app), result.created, result)),
+    ...plan.update.map((app) => write(app, 'update', () => writer.apply(app), result.updated, result)),
+    ...plan.delete.map((app) => write(app, 'delete', () => writer.delete(app), result.deleted, result)),
+  ];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) await tasks[next++]?.();
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  return result;
+}
+
+function write(app: Application, operation: WriteFailure['operation'], action: () => Promise<unknown>, done: string[], result: ExecutionResult): () => Promise<void> {
+  return async () => {
+    try {
+      await action();
+      done.push(app.metadata.name);
+    } catch (error) {
+      result.failures.push({ name: app.metadata.name, operation, error });
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import type { V1Secret } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { GitReader, Interpolate } from '../generators/generator.js';
+import type { GeneratorRegistry } from '../generators/registry.js';
+import type { GeneratorOutput } from '../templating/applicationset-types.js';
+import { DEFAULT_RENDER_LIMITS } from '../templating/applicationset-types.js';
+import type { TemplateEngine } from '../templating/engine.js';
+import { RenderBudget } from '../templating/scope.js';
+import type { ApplicationSetObject } from './applicationset.js';
+
+/** What running an ApplicationSet's generators needs. */
+export interface GenerateDeps {
+  readonly registry: GeneratorRegistry;
+  readonly git: GitReader;
+  readonly engine: TemplateEngine;
+  /** Cluster Secrets this ApplicationSet may see. */
+  readonly clusterSecrets: () => readonly V1Secret[];
+}
+
+/** The parameter sets of every generator entry, and the shortest requeue interval they ask for. */
+export interface Generated {
+  readonly outputs: GeneratorOutput[];
+  readonly requeueAfterMs: number | undefined;
+}
+
+/**
+ * Runs each `spec.generators` entry in order. Any failure throws: a partial result would look like
+ * "these Applications are gone" and delete the rest.
+ */
+export async function generate(appset: ApplicationSetObject, deps: GenerateDeps, signal: AbortSignal, log: Logger): Promise<Generated> {
+  const ctx = { signal, log, git: deps.git, clusterSecrets: deps.clusterSecrets, interpolate: interpolatorFor(appset, deps.engine) };
+  const outputs: GeneratorOutput[] = [];
+  const intervals: Array<number | undefined> = [];
+  for (const [generatorIndex, entry] of appset.spec.generators.entries()) {
+    const field = `spec.generators[${generatorIndex}]`;
+    outputs.push({ generatorIndex, params: await deps.registry.generateEntry(entry, ctx, field) });
+    intervals.push(deps.registry.requeueAfterMs(entry, field));
+  }
+  const defined = intervals.filter((v): v is number => v !== undefined);
+  return { outputs, requeueAfterMs: defined.length > 0 ? Math.min(...defined) : undefined };
+}
+
+/** Interpolation for generator fields (matrix children, `values`) in the ApplicationSet's own template style. */
+function interpolatorFor(appset: ApplicationSetObject, engine: TemplateEngine): Interpolate {
+  const style = appset.spec.goTemplate ? 'goTemplate' : 'fasttemplate';
+  const budget = new RenderBudget(DEFAULT_RENDER_LIMITS.timeLimitMs, DEFAULT_RENDER_LIMITS.maxOutputBytes);
+  return (template, params, options) => engine.render(style, template, params, { missing: options.allowUnresolved ? 'keep' : 'strict', patch: false, budget });
+}

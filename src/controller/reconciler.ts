@@ -1,0 +1,143 @@
+import type { KubeObject, ReadonlyStore } from '../kube/informer/index.js';
+import type { PolicySettings } from './sync-policy.js';
+import { effectivePolicy } from './sync-policy.js';
+import { awaitChange, requeue, TerminalError, type Action } from './action.js';
+import { allowsMassDeletion, identityOf, liveFieldRulesOf, type ApplicationSetObject } from './applicationset.js';
+import { Reason, type ReconcileOutcome } from './conditions.js';
+import { desiredApplication } from './desired-application.js';
+import { executePlan, type ExecutionResult } from './execute-plan.js';
+import { generate, type GenerateDeps } from './generate.js';
+import type { Application } from './objects.js';
+import { planChanges, type Plan } from './plan.js';
+import { recordEvent, reportStatus, someNames, type Reporter } from './report.js';
+import type { ReconcileContext, ReconcileFunction } from './runner.js';
+import { renderApplicationSet } from '../templating/render-applicationset.js';
+import type { ApplicationWriter } from './writes/application-writer.js';
+import type { RefreshClearer } from './writes/refresh-annotation.js';
+import { REFRESH_ANNOTATION } from './triggers.js';
+import { GitError } from '../git/errors.js';
+import { RenderError } from '../templating/renderer.js';
+
+/** Index of the Applications store: controller owner UID → Applications. */
+export const OWNER_UID_INDEX = 'ownerUid';
+
+/** Everything a reconcile reads and writes through; all reads come from informer stores. */
+export interface ReconcilerDeps extends GenerateDeps {
+  /** ApplicationSets (read as {@link ApplicationSetObject}). */
+  readonly applicationSets: ReadonlyStore<KubeObject>;
+  /** Applications, indexed by {@link OWNER_UID_INDEX}. */
+  readonly applications: ReadonlyStore<KubeObject>;
+  readonly writer: ApplicationWriter;
+  readonly refresh: RefreshClearer;
+  readonly reporter: Reporter;
+  readonly settings: PolicySettings & { readonly maxDeleteShare: number };
+}
+
+/** A failed stage: the condition reason to report and whether parameters had been generated. */
+class StageError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly parametersGenerated: boolean,
+    readonly original: unknown,
+  ) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
+/** Builds the reconcile function: cache → generators → renderer → plan → writes → status. */
+export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
+  return async (key, ctx) => {
+    const appset = deps.applicationSets.get(key) as unknown as ApplicationSetObject | undefined;
+    if (!appset || appset.metadata.deletionTimestamp) return awaitChange(); // the garbage collector removes its Applications
+    try {
+      return await reconcileOne(deps, appset, ctx);
+    } catch (error) {
+      const stage = error instanceof StageError ? error : new StageError(Reason.ErrorOccurred, true, error);
+      const outcome: ReconcileOutcome = { kind: 'error', reason: stage.reason, message: stage.message, parametersGenerated: stage.parametersGenerated };
+      await reportStatus(deps.reporter, appset, outcome, undefined, ctx.log).catch((e: unknown) => ctx.log.warn({ err: e }, 'could not write the error status'));
+      await recordEvent(deps.reporter, appset, { type: 'Warning', reason: stage.reason, message: stage.message }, ctx.log);
+      throw stage.original instanceof TerminalError ? stage.original : stage.original instanceof Error ? stage.original : new Error(stage.message);
+    }
+  };
+}
+
+async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, ctx: ReconcileContext): Promise<Action> {
+  const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, deps, ctx.signal, ctx.log));
+  const rendered = await stage(Reason.RenderTemplateParamsError, true, () => Promise.resolve(renderApplicationSet(appset, generated.outputs)));
+  const identity = identityOf(appset);
+  const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
+  const plan = planChanges({
+    appset: identity,
+    desired: rendered.map((r) => desiredApplication(r.application, identity)),
+    owned,
+    lookup: (name) => deps.applications.getByName(identity.namespace, name) as unknown as Application | undefined,
+    policy: effectivePolicy(appset.spec.syncPolicy?.applicationsSync, deps.settings),
+    rules: liveFieldRulesOf(appset),
+    guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
+  });
+  const result = await executePlan(plan, deps.writer);
+  await announceChanges(deps, appset, result, ctx);
+  const problem = firstProblem(plan, result);
+  if (problem) throw new StageError(problem.reason, true, problem.error);
+  await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log);
+  if (appset.metadata.annotations?.[REFRESH_ANNOTATION] !== undefined) await deps.refresh.clear(appset.metadata);
+  ctx.log.info({ created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length }, 'reconciled');
+  return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
+}
+
+async function stage<T>(reason: string, parametersGenerated: boolean, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw new StageError(reason, parametersGenerated, asTerminalIfSpecError(error));
+  }
+}
+
+/**
+ * Errors no retry can fix become TerminalErrors: a refused repository URL or revision, an unsupported
+ * credential, a template that does not render. Content errors in Git (a malformed file) stay retryable,
+ * since the next commit may fix them and only a retry would notice.
+ */
+function asTerminalIfSpecError(error: unknown): unknown {
+  if (error instanceof TerminalError) return error;
+  if (error instanceof GitError && (error.kind === 'invalid-input' || error.kind === 'unsupported')) return new TerminalError(error.message);
+  if (error instanceof RenderError) return new TerminalError(error.message);
+  return error;
+}
+
+/** The first thing that keeps the ApplicationSet from being up to date, as a condition reason and error. */
+function firstProblem(plan: Plan, result: ExecutionResult): { reason: string; error: Error } | undefined {
+  const conflict = plan.conflicts[0];
+  if (conflict) {
+    const more = plan.conflicts.length > 1 ? ` (and ${plan.conflicts.length - 1} more)` : '';
+    return { reason: Reason.UpdateApplicationError, error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`) };
+  }
+  if (plan.deletionRefused) {
+    const { wanted, owned, allowed } = plan.deletionRefused;
+    const message = `refusing to delete ${wanted} of ${owned} Applications in one reconcile (at most ${allowed} allowed); if this is intended, annotate the ApplicationSet with appset-controller.io/allow-mass-deletion: "true"`;
+    return { reason: Reason.DeleteApplicationError, error: new TerminalError(message) };
+  }
+  const failure = result.failures[0];
+  if (failure) {
+    const reason = failure.operation === 'create' ? Reason.CreateApplicationError : failure.operation === 'update' ? Reason.UpdateApplicationError : Reason.DeleteApplicationError;
+    const detail = failure.error instanceof Error ? failure.error.message : String(failure.error);
+    return { reason, error: new Error(`${failure.operation} of Application ${failure.name} failed: ${detail}${result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''}`) };
+  }
+  return undefined;
+}
+
+/** The owned Applications once the plan's writes are done, for `status.resources`. */
+function ownedAfter(owned: readonly Application[], plan: Plan, result: ExecutionResult): Application[] {
+  const deleted = new Set(result.deleted);
+  const created = plan.create.filter((app) => result.created.includes(app.metadata.name));
+  return [...owned.filter((app) => !deleted.has(app.metadata.name)), ...created];
+}
+
+async function announceChanges(deps: ReconcilerDeps, appset: ApplicationSetObject, result: ExecutionResult, ctx: ReconcileContext): Promise<void> {
+  const changes: Array<[string, string[]]> = [['Created', result.created], ['Updated', result.updated], ['Deleted', result.deleted]];
+  for (const [reason, names] of changes) {
+    if (names.length === 0) continue;
+    const message = `${reason.toLowerCase()} ${names.length} Application${names.length === 1 ? '' : 's'}: ${someNames(names)}`;
+    await recordEvent(deps.reporter, appset, { type: 'Normal', reason, message }, ctx.log);
+  }
+}

@@ -1,0 +1,57 @@
+import { ApiException } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ApplicationSetObject } from './applicationset.js';
+import { conditionsDiffer, conditionsFor, mergeConditions, type ReconcileOutcome } from './conditions.js';
+import type { Application } from './objects.js';
+import { resourceStatus } from './resource-status.js';
+import type { EventRecorder, EventRecord } from './writes/event-recorder.js';
+import type { StatusWriter } from './writes/status-writer.js';
+
+/** Where a reconcile reports to: the status subresource and Events. */
+export interface Reporter {
+  readonly status: StatusWriter;
+  readonly events: EventRecorder;
+  readonly now: () => Date;
+  readonly maxResourcesStatus: number;
+}
+
+/**
+ * Writes the conditions of `outcome` and `status.resources` for `owned`, only when something other
+ * than timestamps changed (so an unchanged ApplicationSet costs no write). A 409 means the
+ * ApplicationSet changed meanwhile: its own event brings a fresh reconcile, so it is not an error.
+ */
+export async function reportStatus(reporter: Reporter, appset: ApplicationSetObject, outcome: ReconcileOutcome, owned: readonly Application[] | undefined, log: Logger): Promise<void> {
+  const previous = appset.status;
+  const conditions = mergeConditions(previous?.conditions, conditionsFor(outcome), reporter.now().toISOString());
+  const resources = owned ? resourceStatus(owned, reporter.maxResourcesStatus) : { resources: [...(previous?.resources ?? [])], resourcesCount: previous?.resourcesCount ?? 0 };
+  const unchanged =
+    !conditionsDiffer(previous?.conditions, conditions) &&
+    JSON.stringify(previous?.resources ?? []) === JSON.stringify(resources.resources) &&
+    (previous?.resourcesCount ?? 0) === resources.resourcesCount;
+  if (unchanged) return;
+  try {
+    await reporter.status.write(appset.metadata, { conditions, ...resources });
+  } catch (error) {
+    if (error instanceof ApiException && (error.code === 409 || error.code === 404)) {
+      log.debug({ code: error.code }, 'status not written: the ApplicationSet changed or is gone');
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Records an Event on the ApplicationSet; a failure to record is logged, never fatal. */
+export async function recordEvent(reporter: Reporter, appset: ApplicationSetObject, event: EventRecord, log: Logger): Promise<void> {
+  const subject = { apiVersion: appset.apiVersion, kind: appset.kind, namespace: appset.metadata.namespace, name: appset.metadata.name, uid: appset.metadata.uid };
+  try {
+    await reporter.events.record(subject, event);
+  } catch (error) {
+    log.warn({ err: error, event: event.reason }, 'could not record an Event');
+  }
+}
+
+/** `a, b, c and 7 more`: names for a message, bounded. */
+export function someNames(names: readonly string[], max = 10): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
