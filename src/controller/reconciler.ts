@@ -16,7 +16,6 @@ import type { ApplicationWriter } from './writes/application-writer.js';
 import type { RefreshClearer } from './writes/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from './triggers.js';
 import { GitError } from '../git/errors.js';
-import { RenderError } from '../templating/renderer.js';
 
 /** Index of the Applications store: controller owner UID → Applications. */
 export const OWNER_UID_INDEX = 'ownerUid';
@@ -95,13 +94,12 @@ async function stage<T>(reason: string, parametersGenerated: boolean, action: ()
 
 /**
  * Errors no retry can fix become TerminalErrors: a refused repository URL or revision, an unsupported
- * credential, a template that does not render. Content errors in Git (a malformed file) stay retryable,
- * since the next commit may fix them and only a retry would notice.
+ * credential. Render errors and content errors in Git (a malformed file) stay retryable with backoff:
+ * parameters may come from Git, the next commit may fix them, and only a retry would notice.
  */
 function asTerminalIfSpecError(error: unknown): unknown {
   if (error instanceof TerminalError) return error;
   if (error instanceof GitError && (error.kind === 'invalid-input' || error.kind === 'unsupported')) return new TerminalError(error.message);
-  if (error instanceof RenderError) return new TerminalError(error.message);
   return error;
 }
 
