@@ -1,7 +1,10 @@
 import type { Command } from '../command.js';
 import { controllerSettings } from '../../config/controller-settings.js';
-import { commandOptionsOf, optionHelpOf } from '../../config/option-table.js';
-import { reportNotImplemented } from './not-yet.js';
+import { readControllerConfig } from '../../config/controller-config.js';
+import { commandOptionsOf, ConfigError, optionHelpOf } from '../../config/option-table.js';
+import { startController } from '../../controller/controller.js';
+import { loadKubeConfig } from '../../kube/kubeconfig.js';
+import { createLogger } from '../../log/logger.js';
 
 /** `appset controller`: the long-running controller that reconciles ApplicationSets in a cluster. */
 export const controllerCommand: Command = {
@@ -14,5 +17,23 @@ export const controllerCommand: Command = {
   ].join('\n'),
   options: { help: { type: 'boolean', short: 'h' }, ...commandOptionsOf(controllerSettings) },
   optionHelp: { help: 'show this help', ...optionHelpOf(controllerSettings) },
-  run: (_values, _positionals, io) => Promise.resolve(reportNotImplemented('controller', io)),
+  async run(values, _positionals, io) {
+    let config;
+    try {
+      config = readControllerConfig(values);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      io.err(`appset controller: ${error.message}\n`);
+      return 2;
+    }
+    const log = createLogger(config.logLevel);
+    const controller = await startController(config, loadKubeConfig(config.kubeconfig), log);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
+    log.info({ signal }, 'shutting down: draining reconciles in flight');
+    await controller.stop();
+    return 0;
+  },
 };
