@@ -10,6 +10,7 @@ import type { WorkQueue } from '../queue/work-queue.js';
 import { startOperationsServer, type OperationsServer } from '../server/http-server.js';
 import { createControllerMetrics } from '../server/metrics.js';
 import { matchesNamespacePattern } from '../tenancy/namespace-patterns.js';
+import type { AppProjectSpec } from '../tenancy/project.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { DEFAULT_MAX_RESOURCES_STATUS } from './resource-status.js';
 import { routeEvents } from './event-routing.js';
@@ -60,6 +61,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
+    controllerNamespace: config.namespace,
+    projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
   const enqueue = (key: string): void => {
     metrics.queueAdds.inc();

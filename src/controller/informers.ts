@@ -12,6 +12,8 @@ export interface ControllerInformers {
   readonly applications: Informer<KubeObject>;
   /** Argo CD cluster, repository and repo-creds Secrets of the controller's namespace. */
   readonly secrets: Informer<KubeObject>;
+  /** AppProjects of the controller's namespace. */
+  readonly projects: Informer<KubeObject>;
   readonly all: ReadonlyArray<Informer<KubeObject>>;
 }
 
@@ -41,5 +43,6 @@ export function startControllerInformers(kc: KubeConfig, scope: InformerScope, s
     path: `/api/v1/namespaces/${scope.namespace}/secrets`,
     labelSelector: `${SECRET_TYPE_LABEL} in (cluster,repository,repo-creds)`,
   });
-  return { applicationSets, applications, secrets, all: [applicationSets, applications, secrets] };
+  const projects = createInformer<KubeObject>({ ...common, path: `${APPS}/namespaces/${scope.namespace}/appprojects` });
+  return { applicationSets, applications, secrets, projects, all: [applicationSets, applications, secrets, projects] };
 }

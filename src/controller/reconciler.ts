@@ -16,6 +16,9 @@ import type { ApplicationWriter } from './writes/application-writer.js';
 import type { RefreshClearer } from './writes/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from './triggers.js';
 import { GitError } from '../git/errors.js';
+import type { V1Secret } from '@kubernetes/client-node';
+import { isClusterPermitted } from '../tenancy/project.js';
+import { admitTenant, checkTenantApplications, tenantGitReader, TenancyViolation, type ProjectLookup, type TenantContext } from '../tenancy/tenant-policy.js';
 
 /** Index of the Applications store: controller owner UID → Applications. */
 export const OWNER_UID_INDEX = 'ownerUid';
@@ -30,6 +33,10 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly refresh: RefreshClearer;
   readonly reporter: Reporter;
   readonly settings: PolicySettings & { readonly maxDeleteShare: number };
+  /** The controller's own namespace: ApplicationSets there are the platform's; all others are tenants'. */
+  readonly controllerNamespace: string;
+  /** AppProjects of the controller's namespace by name. */
+  readonly projects: ProjectLookup;
 }
 
 /** A failed stage: the condition reason to report and whether parameters had been generated. */
@@ -61,8 +68,11 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
 }
 
 async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, ctx: ReconcileContext): Promise<Action> {
-  const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, deps, ctx.signal, ctx.log));
+  const tenant = await stage(Reason.ValidationError, false, () => Promise.resolve(admit(deps, appset)));
+  const generateDeps = tenant ? tenantScoped(deps, tenant) : deps;
+  const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
   const rendered = await stage(Reason.RenderTemplateParamsError, true, () => Promise.resolve(renderApplicationSet(appset, generated.outputs)));
+  if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkTenantApplications(tenant, rendered.map((r) => r.application))));
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
   const plan = planChanges({
@@ -84,6 +94,29 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
 }
 
+/** The tenant an ApplicationSet outside the controller's namespace acts for; undefined for the platform's own. */
+function admit(deps: ReconcilerDeps, appset: ApplicationSetObject): TenantContext | undefined {
+  if (appset.metadata.namespace === deps.controllerNamespace) return undefined;
+  return admitTenant(appset.metadata.namespace, appset.spec.template.spec?.project, deps.controllerNamespace, deps.projects);
+}
+
+/** Generator dependencies narrowed to what the tenant may reach: its repositories and its clusters. */
+function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps {
+  return {
+    ...deps,
+    git: tenantGitReader(deps.git, tenant),
+    clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
+  };
+}
+
+function clusterOf(secret: V1Secret): { server?: string; name?: string } {
+  const read = (key: string): string | undefined => {
+    const raw = secret.data?.[key];
+    return raw === undefined ? secret.stringData?.[key] : Buffer.from(raw, 'base64').toString('utf8');
+  };
+  return { server: read('server'), name: read('name') };
+}
+
 async function stage<T>(reason: string, parametersGenerated: boolean, action: () => Promise<T>): Promise<T> {
   try {
     return await action();
@@ -99,6 +132,7 @@ async function stage<T>(reason: string, parametersGenerated: boolean, action: ()
  */
 function asTerminalIfSpecError(error: unknown): unknown {
   if (error instanceof TerminalError) return error;
+  if (error instanceof TenancyViolation) return new TerminalError(error.message);
   if (error instanceof GitError && (error.kind === 'invalid-input' || error.kind === 'unsupported')) return new TerminalError(error.message);
   return error;
 }

@@ -76,3 +76,14 @@ export function isDestinationPermitted(project: AppProjectSpec, destination: Des
 export function isSourceNamespacePermitted(project: AppProjectSpec, namespace: string): boolean {
   return matchesNamespacePattern(project.sourceNamespaces ?? [], namespace);
 }
+
+/**
+ * True if the project lets Applications deploy to the cluster `cluster` (by server or name) in some
+ * namespace: the cluster generator of a tenant sees only such clusters.
+ */
+export function isClusterPermitted(project: AppProjectSpec, cluster: { readonly server?: string; readonly name?: string }): boolean {
+  const items = project.destinations ?? [];
+  const matches = (pattern: string | undefined, value: string | undefined): boolean => Boolean(value) && matchAllowingNegation(pattern ?? '', value ?? '');
+  const denied = items.some((item) => (isDeny(item.server ?? '') && !matches(item.server, cluster.server)) || (isDeny(item.name ?? '') && !matches(item.name, cluster.name)));
+  return !denied && items.some((item) => matches(item.server, cluster.server) || matches(item.name, cluster.name));
+}
