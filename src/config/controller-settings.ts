@@ -63,6 +63,10 @@ export const controllerSettings = {
     flag: 'git-cache-dir', env: 'APPSET_GIT_CACHE_DIR', kind: 'string', parse: optionalText, fallback: undefined,
     help: 'folder for the shared Git repository cache (default: a folder in the system temp dir)',
   }),
+  webhookSecret: setting<string | undefined>({
+    flag: 'webhook-secret', env: 'APPSET_WEBHOOK_SECRET', kind: 'string', parse: optionalText, fallback: undefined,
+    help: "Secret in the controller's namespace holding webhook.github.secret, webhook.gitlab.secret, ... (none: /api/webhook refuses every request)",
+  }),
   logLevel: setting<(typeof LOG_LEVELS)[number]>({
     flag: 'log-level', env: 'APPSET_LOG_LEVEL', kind: 'string', parse: oneOf(LOG_LEVELS), fallback: 'info',
     help: `log level: ${LOG_LEVELS.join(', ')}`,

@@ -21,6 +21,8 @@ import { createApplicationWriter } from './writes/application-writer.js';
 import { createEventRecorder } from './writes/event-recorder.js';
 import { createRefreshClearer } from './writes/refresh-annotation.js';
 import { createStatusWriter } from './writes/status-writer.js';
+import { createWebhookHandler } from '../server/webhook/webhook-handler.js';
+import { routePush, webhookSecretsFrom } from './webhook-routing.js';
 
 /** A running controller replica. */
 export interface RunningController {
@@ -43,7 +45,12 @@ export interface StartOptions {
 export async function startController(config: ControllerConfig, kc: KubeConfig, log: Logger, options: StartOptions = {}): Promise<RunningController> {
   const abort = new AbortController();
   const namespaceAllowed = (namespace: string): boolean => namespace === config.namespace || matchesNamespacePattern(config.applicationSetNamespaces, namespace);
-  const informers = startControllerInformers(kc, { namespace: config.namespace, clusterWide: config.applicationSetNamespaces.length > 0, resyncMs: config.resyncPeriodMs }, abort.signal, log);
+  const informers = startControllerInformers(
+    kc,
+    { namespace: config.namespace, clusterWide: config.applicationSetNamespaces.length > 0, resyncMs: config.resyncPeriodMs, ...(config.webhookSecret ? { webhookSecretName: config.webhookSecret } : {}) },
+    abort.signal,
+    log,
+  );
   const secretsOfType = (...types: string[]): V1Secret[] =>
     informers.secrets.store.list().filter((s) => types.includes(s.metadata?.labels?.[SECRET_TYPE_LABEL] ?? ''));
   const queue = createQueue(config, options.queueName ?? 'appset-controller', () => informers.applicationSets.store.keys(), log);
@@ -74,6 +81,14 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     port: config.listenAddress.port,
     registry,
     log,
+    routes: {
+      '/api/webhook': createWebhookHandler({
+        secrets: () => webhookSecretsFrom(informers.webhookSecret?.store.list()[0]),
+        onPush: (push) => Promise.resolve(routePush(push, informers.applicationSets.store, enqueue, namespaceAllowed)),
+        log,
+        metrics: { requests: metrics.webhookRequests, enqueuedPerPush: metrics.webhookEnqueuedPerPush },
+      }),
+    },
     readiness: [
       ...informers.all.map((informer) => ({ name: `informer ${informer.health().path}`, check: () => (informer.health().synced ? Promise.resolve() : Promise.reject(new Error('not synced yet'))) })),
       { name: 'work queue', check: () => queue.depth().then(() => undefined) },

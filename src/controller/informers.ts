@@ -2,6 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
 import { OWNER_UID_INDEX } from './reconciler.js';
+import { gitTargets } from '../server/webhook/git-targets.js';
+import { repoIdentity } from '../server/webhook/repo-identity.js';
 
 /** Label that marks Argo CD's cluster, repository and repo-creds Secrets. */
 export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
@@ -14,6 +16,8 @@ export interface ControllerInformers {
   readonly secrets: Informer<KubeObject>;
   /** AppProjects of the controller's namespace. */
   readonly projects: Informer<KubeObject>;
+  /** The webhook Secret, when one is configured. */
+  readonly webhookSecret: Informer<KubeObject> | undefined;
   readonly all: ReadonlyArray<Informer<KubeObject>>;
 }
 
@@ -22,7 +26,12 @@ export interface InformerScope {
   readonly namespace: string;
   readonly clusterWide: boolean;
   readonly resyncMs: number;
+  /** Name of the webhook Secret in the controller's namespace. */
+  readonly webhookSecretName?: string;
 }
+
+/** Index of the ApplicationSets store: repository identity (host/path) of every git generator → ApplicationSets. */
+export const GIT_REPO_INDEX = 'gitRepo';
 
 const APPS = '/apis/argoproj.io/v1alpha1';
 
@@ -36,7 +45,8 @@ function ownerUids(app: KubeObject): string[] {
 export function startControllerInformers(kc: KubeConfig, scope: InformerScope, signal: AbortSignal, log: Logger): ControllerInformers {
   const within = (resource: string): string => (scope.clusterWide ? `${APPS}/${resource}` : `${APPS}/namespaces/${scope.namespace}/${resource}`);
   const common = { kc, signal, log, transform: dropManagedFields };
-  const applicationSets = createInformer<KubeObject>({ ...common, path: within('applicationsets'), resyncMs: scope.resyncMs });
+  const gitRepos = (appset: KubeObject): string[] => [...new Set(gitTargets((appset as { spec?: unknown }).spec).map((t) => repoIdentity(t.repoURL)).filter((id): id is string => id !== undefined))];
+  const applicationSets = createInformer<KubeObject>({ ...common, path: within('applicationsets'), resyncMs: scope.resyncMs, indexers: { [GIT_REPO_INDEX]: gitRepos } });
   const applications = createInformer<KubeObject>({ ...common, path: within('applications'), indexers: { [OWNER_UID_INDEX]: ownerUids } });
   const secrets = createInformer<KubeObject>({
     ...common,
@@ -44,5 +54,9 @@ export function startControllerInformers(kc: KubeConfig, scope: InformerScope, s
     labelSelector: `${SECRET_TYPE_LABEL} in (cluster,repository,repo-creds)`,
   });
   const projects = createInformer<KubeObject>({ ...common, path: `${APPS}/namespaces/${scope.namespace}/appprojects` });
-  return { applicationSets, applications, secrets, projects, all: [applicationSets, applications, secrets, projects] };
+  const webhookSecret = scope.webhookSecretName
+    ? createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/secrets`, fieldSelector: `metadata.name=${scope.webhookSecretName}` })
+    : undefined;
+  const all = [applicationSets, applications, secrets, projects, ...(webhookSecret ? [webhookSecret] : [])];
+  return { applicationSets, applications, secrets, projects, webhookSecret, all };
 }
