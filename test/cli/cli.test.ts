@@ -41,7 +41,7 @@ describe('appset CLI', () => {
   });
 
   it('says plainly that an unbuilt subcommand is not implemented rather than succeeding', async () => {
-    const { code, err } = await runMain(['render', 'appset.yaml']);
+    const { code, err } = await runMain(['local']);
     assert.equal(code, NOT_IMPLEMENTED_EXIT);
     assert.match(err, /not implemented yet/);
   });

@@ -1,24 +1,53 @@
+import { stringify } from 'yaml';
 import type { Command } from '../command.js';
-import { reportNotImplemented } from './not-yet.js';
+import { readClusterSecrets, renderFiles, RenderCommandError } from '../render-applicationsets.js';
 
-/** `appset render`: prints the Applications an ApplicationSet manifest would generate, without a cluster. */
+/** `appset render`: prints the Applications ApplicationSet manifests would generate, without a cluster. */
 export const renderCommand: Command = {
   name: 'render',
-  summary: 'print the Applications an ApplicationSet file generates',
-  usage: 'appset render [options] <applicationset.yaml>',
+  summary: 'print the Applications ApplicationSet files generate',
+  usage: 'appset render FILE... [--repo REPO_URL=LOCAL_PATH]... [--clusters FILE] [-o yaml|json]',
   description: [
-    'Runs the generators and the templates of one ApplicationSet manifest and prints the resulting',
-    'Applications as YAML. Nothing is written to a cluster.',
+    'Runs the generators and templates of every ApplicationSet in the files (multi-document YAML) through',
+    "the controller's own code path and prints the Applications, sorted by namespace then name. Nothing",
+    'is written to a cluster. Any error exits non-zero, names the ApplicationSet, and prints no Application.',
   ].join('\n'),
   options: {
     help: { type: 'boolean', short: 'h' },
     output: { type: 'string', short: 'o' },
-    'clusters-file': { type: 'string' },
+    repo: { type: 'string', multiple: true },
+    clusters: { type: 'string' },
   },
   optionHelp: {
     help: 'show this help',
-    output: 'output format: yaml (default) or json',
-    'clusters-file': 'YAML file of Argo CD cluster Secrets for the clusters generator',
+    output: 'yaml (default): one document per Application; json: one array',
+    repo: "read a generator's repoURL from a local Git repository instead, e.g. https://git.example/org/apps.git=. (repeatable)",
+    clusters: 'YAML file of Argo CD cluster Secrets for the clusters generator (default: only the local cluster)',
   },
-  run: (_values, _positionals, io) => Promise.resolve(reportNotImplemented('render', io)),
+  async run(values, positionals, io) {
+    const output = typeof values.output === 'string' ? values.output : 'yaml';
+    if (output !== 'yaml' && output !== 'json') return usage(io, `-o must be yaml or json, not "${output}"`);
+    if (positionals.length === 0) return usage(io, 'name at least one ApplicationSet file');
+    const repos = new Map<string, string>();
+    for (const mapping of (values.repo ?? []) as string[]) {
+      const at = mapping.lastIndexOf('=');
+      if (at <= 0 || at === mapping.length - 1) return usage(io, `--repo must be REPO_URL=LOCAL_PATH, not "${mapping}"`);
+      repos.set(mapping.slice(0, at), mapping.slice(at + 1));
+    }
+    try {
+      const clusters = readClusterSecrets(typeof values.clusters === 'string' ? values.clusters : undefined);
+      const applications = await renderFiles({ files: positionals, repos, clusters });
+      io.out(output === 'json' ? `${JSON.stringify(applications, null, 2)}\n` : applications.map((app) => `---\n${stringify(app)}`).join(''));
+      return 0;
+    } catch (error) {
+      if (!(error instanceof RenderCommandError) && !(error instanceof Error && 'code' in error)) throw error;
+      io.err(`appset render: ${error.message}\n`);
+      return 1;
+    }
+  },
 };
+
+function usage(io: { err(text: string): void }, problem: string): number {
+  io.err(`appset render: ${problem}\n`);
+  return 2;
+}

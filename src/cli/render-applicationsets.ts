@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { V1Secret } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { parseAllDocuments } from 'yaml';
+import type { ApplicationSetObject } from '../controller/applicationset.js';
+import { generate } from '../controller/generate.js';
+import type { GitReader } from '../generators/generator.js';
+import { createGeneratorRegistry } from '../generators/registry.js';
+import { RepoCache } from '../git/repo-cache.js';
+import { TemplateEngine } from '../templating/engine.js';
+import { renderApplicationSet } from '../templating/render-applicationset.js';
+import type { Application } from '../templating/applicationset-types.js';
+
+/** What `appset render` reads. */
+export interface RenderInput {
+  /** ApplicationSet manifests (multi-document YAML). */
+  readonly files: readonly string[];
+  /** `repoURL` → local repository path: generators read the local repository instead. */
+  readonly repos: ReadonlyMap<string, string>;
+  /** Argo CD cluster Secrets for the clusters generator. */
+  readonly clusters: readonly V1Secret[];
+}
+
+/** An ApplicationSet that could not be rendered, named in the message. */
+export class RenderCommandError extends Error {
+  override readonly name = 'RenderCommandError';
+}
+
+/** Reads every ApplicationSet document of `files`; anything that is not YAML is an error naming the file. */
+export function readApplicationSets(files: readonly string[]): ApplicationSetObject[] {
+  return files.flatMap((file) => {
+    const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+    return docs.flatMap((doc, index) => {
+      if (doc.errors.length > 0) throw new RenderCommandError(`${file}: document ${index + 1} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);
+      const object = doc.toJS() as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+      if (object?.kind !== 'ApplicationSet') return [];
+      const metadata = { uid: '', resourceVersion: '', ...object.metadata, namespace: object.metadata?.namespace ?? 'argocd' };
+      return [{ ...object, metadata } as unknown as ApplicationSetObject];
+    });
+  });
+}
+
+/** Reads cluster Secrets from YAML files (`data` base64 or `stringData`). */
+export function readClusterSecrets(file: string | undefined): V1Secret[] {
+  if (!file) return [];
+  return parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((doc) => doc.toJS() as V1Secret | null)
+    .filter((secret): secret is V1Secret => secret?.kind === 'Secret');
+}
+
+/** A GitReader that reads mapped repository URLs from local repositories. */
+function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitReader {
+  const to = (url: string): string => {
+    const local = repos.get(url);
+    return local === undefined ? url : pathToFileURL(resolve(local)).href;
+  };
+  return {
+    resolveRevision: (url, revision, signal) => reader.resolveRevision(to(url), revision, signal),
+    listDirectories: (url, commit, signal) => reader.listDirectories(to(url), commit, signal),
+    listFiles: (url, commit, signal) => reader.listFiles(to(url), commit, signal),
+    readFile: (url, commit, path, signal) => reader.readFile(to(url), commit, path, signal),
+  };
+}
+
+/**
+ * Runs the generators and templates of every ApplicationSet in the files, through the controller's own
+ * code path, and returns the Applications sorted by namespace then name. All or nothing: the first
+ * error throws, naming the ApplicationSet.
+ */
+export async function renderFiles(input: RenderInput): Promise<Application[]> {
+  const appsets = readApplicationSets(input.files);
+  const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-render-'));
+  const deps = {
+    registry: createGeneratorRegistry(),
+    git: mappedGit(new RepoCache({ root: cacheRoot }), input.repos),
+    engine: new TemplateEngine(),
+    clusterSecrets: () => input.clusters,
+  };
+  const log = pino({ level: 'silent' });
+  try {
+    const applications: Application[] = [];
+    for (const appset of appsets) {
+      const name = `ApplicationSet ${appset.metadata.namespace}/${appset.metadata.name}`;
+      try {
+        const generated = await generate(appset, deps, new AbortController().signal, log);
+        applications.push(...renderApplicationSet(appset, generated.outputs).map((r) => r.application));
+      } catch (error) {
+        throw new RenderCommandError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const order = (app: Application): string => `${app.metadata.namespace}\u0000${app.metadata.name}`;
+    return applications.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  } finally {
+    rmSync(cacheRoot, { recursive: true, force: true });
+  }
+}

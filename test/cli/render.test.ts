@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import { main } from '../../src/cli/main.js';
+import { git } from '../env/git-fixtures.js';
+
+const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
+const MONOREPO = 'https://git.example.com/platform/monorepo.git';
+
+async function render(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['render', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+describe('appset render', () => {
+  let local: string;
+  before(async () => {
+    // The examples name their monorepo by its remote URL; a local copy stands in for it.
+    local = join(mkdtempSync(join(tmpdir(), 'render-')), 'monorepo');
+    cpSync(join(examples, 'monorepo'), local, { recursive: true });
+    await git(local, ['init', '-q']);
+    await git(local, ['add', '-A']);
+    await git(local, ['commit', '-q', '-m', 'monorepo']);
+  });
+  const files = ['platform-addons.yaml', 'environments.yaml', 'tenant-team-a.yaml'].map((f) => join(examples, 'applicationsets', f));
+
+  it('renders the examples from a local repository, sorted by namespace then name', async () => {
+    const { code, out, err } = await render([...files, '--repo', `${MONOREPO}=${local}`]);
+    assert.equal(code, 0, err);
+    const apps = parseAllDocuments(out).map((d) => d.toJS() as { metadata: { name: string; namespace: string }; spec: { source: { path: string }; destination: { namespace: string } } });
+    assert.deepEqual(
+      apps.map((a) => `${a.metadata.namespace}/${a.metadata.name}`),
+      [
+        'argocd/addon-cert-manager', 'argocd/addon-external-dns', 'argocd/addon-ingress-nginx',
+        'argocd/guestbook-dev', 'argocd/guestbook-prod', 'argocd/guestbook-staging',
+        'team-a/team-a-backend-dev', 'team-a/team-a-backend-staging', 'team-a/team-a-frontend-dev',
+        'team-a/team-a-frontend-staging', 'team-a/team-a-worker-dev', 'team-a/team-a-worker-staging',
+      ],
+    );
+    const addon = apps.find((a) => a.metadata.name === 'addon-cert-manager');
+    assert.equal(addon?.spec.source.path, 'platform/addons/cert-manager');
+    assert.equal(apps.find((a) => a.metadata.name === 'team-a-worker-staging')?.spec.destination.namespace, 'team-a-staging');
+  });
+
+  it('prints one JSON array with -o json', async () => {
+    const { code, out } = await render([files[1] ?? '', '--repo', `${MONOREPO}=${local}`, '-o', 'json']);
+    assert.equal(code, 0);
+    const apps = JSON.parse(out) as Array<{ metadata: { labels: { env: string } } }>;
+    assert.deepEqual(apps.map((a) => a.metadata.labels.env), ['dev', 'prod', 'staging']);
+  });
+
+  it('fails naming the ApplicationSet and prints no Application when a generator fails', async () => {
+    const { code, out, err } = await render([...files]); // the remote URL is not reachable here
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    assert.match(err, /^appset render: ApplicationSet argocd\/platform-addons: /);
+  });
+
+  it('reads cluster Secrets for the clusters generator', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'render-clusters-'));
+    writeFileSync(join(dir, 'clusters.yaml'), ['prod', 'staging'].map((n) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${n}\n  labels:\n    argocd.argoproj.io/secret-type: cluster\n    env: ${n}\nstringData:\n  name: ${n}\n  server: https://${n}.example\n`).join('---\n'));
+    writeFileSync(join(dir, 'appset.yaml'), `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: per-cluster\n  namespace: argocd\nspec:\n  generators:\n    - clusters:\n        selector:\n          matchLabels:\n            env: prod\n  template:\n    metadata:\n      name: 'app-{{name}}'\n    spec:\n      project: default\n      source: {repoURL: 'https://git.example/x.git', path: app}\n      destination: {server: '{{server}}', namespace: app}\n`);
+    const { code, out, err } = await render([join(dir, 'appset.yaml'), '--clusters', join(dir, 'clusters.yaml')]);
+    assert.equal(code, 0, err);
+    const apps = parseAllDocuments(out).map((d) => d.toJS() as { metadata: { name: string }; spec: { destination: { server: string } } });
+    assert.deepEqual(apps.map((a) => [a.metadata.name, a.spec.destination.server]), [['app-prod', 'https://prod.example']]);
+  });
+
+  it('refuses bad usage with exit code 2', async () => {
+    assert.equal((await render([])).code, 2);
+    assert.equal((await render([files[0] ?? '', '-o', 'xml'])).code, 2);
+    assert.equal((await render([files[0] ?? '', '--repo', 'no-equals-sign'])).code, 2);
+  });
+});
