@@ -63,6 +63,10 @@ export const controllerSettings = {
     flag: 'git-cache-dir', env: 'APPSET_GIT_CACHE_DIR', kind: 'string', parse: optionalText, fallback: undefined,
     help: 'folder for the shared Git repository cache (default: a folder in the system temp dir)',
   }),
+  allowLocalRepos: setting<boolean>({
+    flag: 'allow-local-repos', env: 'APPSET_ALLOW_LOCAL_REPOS', kind: 'boolean', parse: parseBoolean, fallback: false,
+    help: "let tenants' generators read file:// and loopback repositories (local development only)",
+  }),
   webhookSecret: setting<string | undefined>({
     flag: 'webhook-secret', env: 'APPSET_WEBHOOK_SECRET', kind: 'string', parse: optionalText, fallback: undefined,
     help: "Secret in the controller's namespace holding webhook.github.secret, webhook.gitlab.secret, ... (none: /api/webhook refuses every request)",

@@ -69,6 +69,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
     controllerNamespace: config.namespace,
+    tenantRepoAllowances: { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false },
     projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
   const enqueue = (key: string): void => {

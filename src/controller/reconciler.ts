@@ -18,6 +18,7 @@ import { REFRESH_ANNOTATION } from './triggers.js';
 import { GitError } from '../git/errors.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import { isClusterPermitted } from '../tenancy/project.js';
+import type { RepoUrlAllowances } from '../tenancy/repo-url-safety.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, TenancyViolation, type ProjectLookup, type TenantContext } from '../tenancy/tenant-policy.js';
 
 /** Index of the Applications store: controller owner UID → Applications. */
@@ -37,6 +38,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly controllerNamespace: string;
   /** AppProjects of the controller's namespace by name. */
   readonly projects: ProjectLookup;
+  /** What tenants' repository URLs may reach beyond remote hosts. */
+  readonly tenantRepoAllowances?: RepoUrlAllowances;
 }
 
 /** A failed stage: the condition reason to report and whether parameters had been generated. */
@@ -104,7 +107,7 @@ function admit(deps: ReconcilerDeps, appset: ApplicationSetObject): TenantContex
 function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps {
   return {
     ...deps,
-    git: tenantGitReader(deps.git, tenant),
+    git: tenantGitReader(deps.git, tenant, deps.tenantRepoAllowances),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
   };
 }

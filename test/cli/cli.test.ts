@@ -4,7 +4,6 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commands, main, USAGE_EXIT } from '../../src/cli/main.js';
-import { NOT_IMPLEMENTED_EXIT } from '../../src/cli/commands/not-yet.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -38,12 +37,6 @@ describe('appset CLI', () => {
     const bad = await runMain(['render', '--no-such-flag']);
     assert.equal(bad.code, USAGE_EXIT);
     assert.match(bad.err, /no-such-flag/);
-  });
-
-  it('says plainly that an unbuilt subcommand is not implemented rather than succeeding', async () => {
-    const { code, err } = await runMain(['local']);
-    assert.equal(code, NOT_IMPLEMENTED_EXIT);
-    assert.match(err, /not implemented yet/);
   });
 
   it('runs as "npx appset --help" from the repository root', async () => {
