@@ -1,8 +1,8 @@
 // The test command: starts the real test environment once, runs every test file with node's test
 // runner against it, and tears the environment down however the run ends.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestEnvironment } from './env/environment.js';
@@ -21,16 +21,35 @@ function findTestFiles(dir: string): string[] {
     });
 }
 
-function runNodeTests(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const args = ['--enable-source-maps', '--test', '--test-reporter=spec', `--test-concurrency=${availableParallelism()}`, ...files];
+/** Outcome of one `node --test` batch: its exit code and the pass/fail counts of its TAP summary. */
+interface BatchResult {
+  code: number;
+  passed: number;
+  failed: number;
+}
+
+/**
+ * Runs `files` with node's test runner, `concurrency` files at once: the spec reporter on the console,
+ * TAP into a file whose summary gives the counts for the closing line.
+ */
+function runNodeTests(files: string[], env: NodeJS.ProcessEnv, concurrency: number): Promise<BatchResult> {
+  const tapFile = join(mkdtempSync(join(tmpdir(), 'run-tests-')), 'results.tap');
+  const args = ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${concurrency}`, ...files];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env });
     const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('exit', (code, signal) => {
+      const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
+      const count = (name: string): number => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+      resolve({ code: code ?? (signal ? 1 : 0), passed: count('pass'), failed: count('fail') + count('cancelled') });
+    });
   });
 }
+
+/** Latency-bound end-to-end tests (`*.serial.int.test.js`) run alone, after the rest, so other files' load does not skew them. */
+const isSerial = (file: string): boolean => file.endsWith('.serial.int.test.js');
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -55,15 +74,30 @@ async function main(): Promise<number> {
   }
   const testsStarted = performance.now();
   let code = 1;
+  let passed = 0;
+  let failed = 0;
   try {
-    code = await runNodeTests(files, env);
+    const batches: Array<[string[], number]> = [
+      [files.filter((f) => !isSerial(f)), availableParallelism()],
+      [files.filter(isSerial), 1],
+    ];
+    code = 0;
+    for (const [batch, concurrency] of batches) {
+      if (batch.length === 0) continue;
+      const result = await runNodeTests(batch, env, concurrency);
+      code = code || result.code;
+      passed += result.passed;
+      failed += result.failed;
+    }
   } finally {
     const keep = code !== 0 && process.env.CI !== 'true';
     await environment?.stop(keep);
     if (keep && environment) console.error(`run-tests: kept ${environment.run.root} for inspection`);
   }
   console.error(`run-tests: ${files.length} files, tests ${seconds(testsStarted)} s, whole run ${seconds(started)} s, exit ${code}`);
-  return code;
+  // The closing line counts both batches (the spec reporter's summaries count one batch each).
+  console.log(`run-tests: ${passed} passed, ${failed} failed`);
+  return code !== 0 || failed > 0 || passed === 0 ? code || 1 : 0;
 }
 
 function seconds(since: number): string {

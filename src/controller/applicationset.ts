@@ -1,4 +1,5 @@
 import type { ApplicationSetForRender } from '../templating/applicationset-types.js';
+import { TerminalError } from './action.js';
 import type { IgnoreDifferencesRule, LiveFieldRules, PreservedFields } from './apply-intent.js';
 import type { Condition } from './conditions.js';
 import type { ApplicationSetIdentity, ObjectMeta } from './objects.js';
@@ -29,8 +30,13 @@ export function identityOf(appset: ApplicationSetObject): ApplicationSetIdentity
   return { name: appset.metadata.name, namespace: appset.metadata.namespace, uid: appset.metadata.uid };
 }
 
-/** The fields of live Applications this ApplicationSet leaves to others. */
+/**
+ * The fields of live Applications this ApplicationSet leaves to others. `jqPathExpressions` are refused
+ * rather than ignored (no jq implementation here is sound enough to trust with what gets overwritten).
+ */
 export function liveFieldRulesOf(appset: ApplicationSetObject): LiveFieldRules {
+  const jq = (appset.spec.ignoreApplicationDifferences ?? []).findIndex((rule) => (rule.jqPathExpressions ?? []).length > 0);
+  if (jq >= 0) throw new TerminalError(`spec.ignoreApplicationDifferences[${jq}].jqPathExpressions is not supported; use jsonPointers`);
   return {
     ...(appset.spec.preservedFields ? { preservedFields: appset.spec.preservedFields } : {}),
     ...(appset.spec.ignoreApplicationDifferences ? { ignoreDifferences: appset.spec.ignoreApplicationDifferences } : {}),

@@ -76,6 +76,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
   const rendered = await stage(Reason.RenderTemplateParamsError, true, () => Promise.resolve(renderApplicationSet(appset, generated.outputs)));
   if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkTenantApplications(tenant, rendered.map((r) => r.application))));
+  const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
   const plan = planChanges({
@@ -84,7 +85,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
     owned,
     lookup: (name) => deps.applications.getByName(identity.namespace, name) as unknown as Application | undefined,
     policy: effectivePolicy(appset.spec.syncPolicy?.applicationsSync, deps.settings),
-    rules: liveFieldRulesOf(appset),
+    rules,
     guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
   });
   const result = await executePlan(plan, deps.writer);

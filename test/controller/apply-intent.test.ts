@@ -99,3 +99,12 @@ describe('JSON pointers', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 });
+
+describe('ignoreApplicationDifferences rules', () => {
+  it('refuses jqPathExpressions with a message saying what to use instead', async () => {
+    const { liveFieldRulesOf } = await import('../../src/controller/applicationset.js');
+    const appsetWith = (rules: unknown[]) => ({ spec: { ignoreApplicationDifferences: rules } }) as unknown as Parameters<typeof liveFieldRulesOf>[0];
+    assert.throws(() => liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }, { jqPathExpressions: ['.spec.x'] }])), /ignoreApplicationDifferences\[1\]\.jqPathExpressions is not supported; use jsonPointers/);
+    assert.deepEqual(liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }])).ignoreDifferences, [{ jsonPointers: ['/spec/x'] }]);
+  });
+});
