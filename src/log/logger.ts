@@ -1,8 +1,14 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
-/** Creates the process logger: JSON lines on stdout through pino. Called once, by the CLI wiring. */
-export function createLogger(level: LevelWithSilent = 'info', name = 'appset-controller'): Logger {
-  return pino({ name, level, base: { pid: process.pid } });
+/** How log lines are written: JSON for machines, or coloured single lines for a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+/** Creates the process logger through pino on stdout. Called once, by the CLI wiring. */
+export function createLogger(level: LevelWithSilent = 'info', format: LogFormat = 'json', name = 'appset-controller'): Logger {
+  const options = { name, level, base: { pid: process.pid } };
+  // pino-pretty as a synchronous stream, not a worker transport: one process, nothing to lose on exit.
+  return format === 'pretty' ? pino(options, PinoPretty({ colorize: process.stdout.isTTY, sync: true })) : pino(options);
 }
 
 /**

@@ -15,3 +15,24 @@ describe('applicationSetLogger', () => {
     for (const line of lines) assert.equal((JSON.parse(line) as { appset: string }).appset, 'team-a/guestbook');
   });
 });
+
+describe('createLogger', () => {
+  const run = async (format: string): Promise<string> => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const logger = new URL('../../src/log/logger.js', import.meta.url).href;
+    const script = `import('${logger}').then((m) => m.createLogger('info', '${format}').info({ appset: 'team-a/guestbook' }, 'reconciled'))`;
+    return (await promisify(execFile)(process.execPath, ['-e', script])).stdout;
+  };
+
+  it('writes JSON lines by default', async () => {
+    const line = JSON.parse(await run('json')) as { msg: string; appset: string; level: number };
+    assert.deepEqual([line.msg, line.appset, line.level], ['reconciled', 'team-a/guestbook', 30]);
+  });
+
+  it('writes readable lines with --log-format pretty', async () => {
+    const text = await run('pretty');
+    assert.match(text, /INFO .*: reconciled/);
+    assert.match(text, /appset: "team-a\/guestbook"/);
+  });
+});

@@ -26,7 +26,7 @@ export const controllerCommand: Command = {
       io.err(`appset controller: ${error.message}\n`);
       return 2;
     }
-    const log = createLogger(config.logLevel);
+    const log = createLogger(config.logLevel, config.logFormat);
     const controller = await startController(config, loadKubeConfig(config.kubeconfig), log);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
