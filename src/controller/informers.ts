@@ -2,11 +2,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
 import { OWNER_UID_INDEX } from './reconciler.js';
+import { SECRET_TYPE_LABEL } from '../git/credentials.js';
 import { gitTargets } from '../server/webhook/git-targets.js';
 import { repoIdentity } from '../server/webhook/repo-identity.js';
 
-/** Label that marks Argo CD's cluster, repository and repo-creds Secrets. */
-export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
+export { SECRET_TYPE_LABEL };
 
 /** The caches a controller replica reconciles from. */
 export interface ControllerInformers {

@@ -18,6 +18,7 @@ import { REFRESH_ANNOTATION } from './triggers.js';
 import { GitError } from '../git/errors.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import { isClusterPermitted } from '../tenancy/project.js';
+import { parseClusterSecret } from '../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../tenancy/repo-url-safety.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, TenancyViolation, type ProjectLookup, type TenantContext } from '../tenancy/tenant-policy.js';
 
@@ -113,12 +114,14 @@ function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps
   };
 }
 
+/** The cluster a Secret describes; a malformed Secret names no cluster (the generator reports it). */
 function clusterOf(secret: V1Secret): { server?: string; name?: string } {
-  const read = (key: string): string | undefined => {
-    const raw = secret.data?.[key];
-    return raw === undefined ? secret.stringData?.[key] : Buffer.from(raw, 'base64').toString('utf8');
-  };
-  return { server: read('server'), name: read('name') };
+  try {
+    const cluster = parseClusterSecret(secret);
+    return { server: cluster.server, name: cluster.name };
+  } catch {
+    return {};
+  }
 }
 
 async function stage<T>(reason: string, parametersGenerated: boolean, action: () => Promise<T>): Promise<T> {
