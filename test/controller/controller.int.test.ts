@@ -111,7 +111,7 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
     await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: listAppSet('conflicting', ['taken', 'free']) });
     const error = await waitFor(async () => {
       const c = await condition('conflicting', 'ErrorOccurred');
-      return c?.status === 'True' ? c : undefined;
+      return c?.status === 'True' && c.message.includes('taken') ? c : undefined;
     }, { what: 'the conflict condition', timeoutMs: 20_000 });
     assert.match(error.message, /Application taken already exists and is controlled by nobody/);
     const taken = (await apps()).get('taken');
@@ -141,11 +141,12 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
     assert.ok(first);
     first.git.revision = 'no-such-branch';
     await custom.replaceNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'git', body: broken });
+    // Wait for this error's condition: a transient one (a conflict under load) may come first.
     const error = await waitFor(async () => {
       const c = await condition('git', 'ErrorOccurred');
-      return c?.status === 'True' ? c : undefined;
+      return c?.status === 'True' && /no-such-branch/.test(c.message) ? c : undefined;
     }, { what: 'the generator error condition', timeoutMs: 20_000 });
-    assert.match(error.message, /no-such-branch/);
+    assert.match(error.message, /revision "no-such-branch": no branch, tag or commit of that name/);
     assert.equal((await condition('git', 'ParametersGenerated'))?.status, 'False');
     for (const name of ['git-alpha', 'git-beta', 'git-gamma']) assert.ok((await apps()).has(name), `${name} survives`);
   });

@@ -50,7 +50,10 @@ describe('tenancy end to end: tenants generate only inside their AppProject', ()
       },
     });
   const refused = async (name: string, rule: RegExp): Promise<void> => {
-    const message = await waitFor(() => errorOf(name), { what: `the refusal of ${name}`, timeoutMs: 20_000 });
+    const message = await waitFor(async () => {
+      const current = await errorOf(name);
+      return current !== undefined && rule.test(current) ? current : undefined;
+    }, { what: `the refusal of ${name} matching ${String(rule)}`, timeoutMs: 20_000 });
     assert.match(message, rule);
     assert.deepEqual((await apps()).filter((a) => a.startsWith(`${name}-`)), [], 'nothing was written');
   };
