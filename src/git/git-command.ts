@@ -1,7 +1,7 @@
 import { simpleGit } from 'simple-git';
 import type { GitCredentials } from './credentials.js';
 import { GitError, type GitLocation } from './errors.js';
-import { KNOWN_HOSTS_SOURCE } from './ssh-transport.js';
+import { KNOWN_HOSTS_SOURCE, knownHostsName } from './ssh-transport.js';
 
 /** How one git process runs: where, for how long, cancelled by what, authenticated how. */
 export interface GitCommandOptions {
@@ -106,7 +106,7 @@ function classify(error: unknown, options: GitCommandOptions): GitError {
   const firstLines = text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join('; ');
   if (/host key verification failed|no \S+ host key is known|remote host identification has changed/i.test(text)) {
     const said = text.split('\n').map((l) => l.trim()).filter((l) => /host key|identification|offending/i.test(l)).slice(0, 3).join('; ');
-    return new GitError('host-key', options.where, `SSH host key verification failed: the server's host key is not in the known hosts (${KNOWN_HOSTS_SOURCE}) or does not match them: ${said}`);
+    return new GitError('host-key', options.where, `SSH host key verification failed: the host key of ${knownHostsName(options.where.repoURL)} is not in the known hosts (${KNOWN_HOSTS_SOURCE}) or does not match them: ${said}`);
   }
   if (/load key .*: (invalid format|error in libcrypto)|incorrect passphrase/i.test(text)) {
     return new GitError('auth', options.where, 'the SSH private key could not be loaded (not a valid key, or protected by a passphrase, which is not supported)');
