@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
+import { KNOWN_HOSTS_CONFIGMAP } from '../git/ssh-transport.js';
 import { OWNER_UID_INDEX } from './reconciler.js';
 
 /** Label that marks Argo CD's cluster, repository and repo-creds Secrets. */
@@ -12,6 +13,8 @@ export interface ControllerInformers {
   readonly applications: Informer<KubeObject>;
   /** Argo CD cluster, repository and repo-creds Secrets of the controller's namespace. */
   readonly secrets: Informer<KubeObject>;
+  /** Argo CD's SSH known hosts ConfigMap of the controller's namespace (zero or one object). */
+  readonly knownHosts: Informer<KubeObject>;
   readonly all: ReadonlyArray<Informer<KubeObject>>;
 }
 
@@ -41,5 +44,6 @@ export function startControllerInformers(kc: KubeConfig, scope: InformerScope, s
     path: `/api/v1/namespaces/${scope.namespace}/secrets`,
     labelSelector: `${SECRET_TYPE_LABEL} in (cluster,repository,repo-creds)`,
   });
-  return { applicationSets, applications, secrets, all: [applicationSets, applications, secrets] };
+  const knownHosts = createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/configmaps`, fieldSelector: `metadata.name=${KNOWN_HOSTS_CONFIGMAP}` });
+  return { applicationSets, applications, secrets, knownHosts, all: [applicationSets, applications, secrets, knownHosts] };
 }

@@ -3,8 +3,16 @@ import { join } from 'node:path';
 import type { GitCredentials } from './credentials.js';
 import { GitError, type GitLocation } from './errors.js';
 
+/** Name of Argo CD's ConfigMap of SSH known hosts, and the key holding them. */
+export const KNOWN_HOSTS_CONFIGMAP = 'argocd-ssh-known-hosts-cm';
+export const KNOWN_HOSTS_KEY = 'ssh_known_hosts';
 /** Where Argo CD keeps SSH known hosts, named in host-key errors so operators know what to edit. */
-export const KNOWN_HOSTS_SOURCE = 'ConfigMap argocd-ssh-known-hosts-cm, key ssh_known_hosts';
+export const KNOWN_HOSTS_SOURCE = `ConfigMap ${KNOWN_HOSTS_CONFIGMAP}, key ${KNOWN_HOSTS_KEY}`;
+
+/** The known hosts text of Argo CD's ConfigMap among `configMaps` ("" when it is absent). */
+export function knownHostsFromConfigMaps(configMaps: ReadonlyArray<{ metadata?: { name?: string }; data?: Record<string, string> }>): string {
+  return configMaps.find((cm) => cm.metadata?.name === KNOWN_HOSTS_CONFIGMAP)?.data?.[KNOWN_HOSTS_KEY] ?? '';
+}
 
 /** Supplies the SSH known hosts (OpenSSH `known_hosts` text) that host keys are verified against. */
 export type KnownHostsProvider = () => string;

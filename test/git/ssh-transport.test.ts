@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { findCredentials } from '../../src/git/credentials.js';
 import { GitError } from '../../src/git/errors.js';
-import { buildSshCommand, isSshURL, knownHostsName, withSshSession } from '../../src/git/ssh-transport.js';
+import { buildSshCommand, isSshURL, knownHostsFromConfigMaps, knownHostsName, withSshSession } from '../../src/git/ssh-transport.js';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\n';
 const where = { repoURL: 'ssh://git@host/r.git' };
@@ -44,6 +44,13 @@ describe('ssh transport: URLs and Secrets', () => {
     assert.equal(knownHostsName('ssh://git@github.com/org/r.git'), 'github.com');
     assert.equal(knownHostsName('ssh://git@127.0.0.1:2222/r.git'), '[127.0.0.1]:2222');
     assert.equal(knownHostsName('git@gitlab.example:org/r.git'), 'gitlab.example');
+  });
+
+  it('takes the known hosts from Argo CD\'s ConfigMap argocd-ssh-known-hosts-cm, key ssh_known_hosts', () => {
+    const line = 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl';
+    assert.equal(knownHostsFromConfigMaps([{ metadata: { name: 'other' }, data: { ssh_known_hosts: 'evil' } }, { metadata: { name: 'argocd-ssh-known-hosts-cm' }, data: { ssh_known_hosts: line } }]), line);
+    assert.equal(knownHostsFromConfigMaps([{ metadata: { name: 'argocd-ssh-known-hosts-cm' }, data: { other: line } }]), '');
+    assert.equal(knownHostsFromConfigMaps([]), '');
   });
 
   it('reads insecureIgnoreHostKey and insecure from the Secret, strict by default', () => {
