@@ -118,6 +118,20 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
     await assert.rejects(noKnownHostsAtAll.resolveRevision(url, 'main', noSignal), isKind('host-key'));
   });
 
+  it('option injection through the host or user of an SSH URL runs nothing and is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ssh-inject-'));
+    const marker = join(dir, 'pwned');
+    const script = join(dir, 'proxy');
+    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(script, 0o755);
+    const urls = [`ssh://-oProxyCommand=${script}/r.git`, `ssh://-oProxyCommand=${script}@127.0.0.1:${server.port}/r.git`, `git@-oProxyCommand=${script}:r.git`, `-oProxyCommand=${script}@127.0.0.1:r.git`];
+    for (const url of urls) {
+      const cache = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts: () => server.knownHosts });
+      await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => e instanceof GitError, url);
+    }
+    assert.ok(!readdirSync(dir).includes('pwned'), 'the injected ProxyCommand ran');
+  });
+
   it('the key is in no process argument or environment, no log line and no leftover file; the key file is 0600 in a 0700 folder', async () => {
     const url = sshUrl(repo);
     const bin = mkdtempSync(join(tmpdir(), 'ssh-wrapper-'));
