@@ -4,6 +4,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -130,6 +131,29 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
       await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => e instanceof GitError, url);
     }
     assert.ok(!readdirSync(dir).includes('pwned'), 'the injected ProxyCommand ran');
+  });
+
+  it('a silent SSH server: the call times out or is cancelled, and the key folder is removed either way', async () => {
+    // Accepts and never says a word. git is killed on timeout or abort, but its ssh child lives on until
+    // ConnectTimeout, so that is kept short here.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const url = `ssh://${server.user}@127.0.0.1:${port}/r.git`;
+    const knownHosts = () => server.knownHosts.replace(`[127.0.0.1]:${server.port}`, `[127.0.0.1]:${port}`);
+    try {
+      const sshTempRoot = mkdtempSync(join(tmpdir(), 'ssh-temp-'));
+      const timingOut = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts, sshTempRoot, networkTimeoutMs: 1_000, sshConnectTimeoutSeconds: 3 });
+      await assert.rejects(timingOut.resolveRevision(url, 'main', noSignal), isKind('timeout'));
+      const abort = new AbortController();
+      const cancelled = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts, sshTempRoot, sshConnectTimeoutSeconds: 3 });
+      const call = cancelled.resolveRevision(url, 'main', abort.signal);
+      setTimeout(() => abort.abort(), 500);
+      await assert.rejects(call, isKind('aborted'));
+      assert.deepEqual(readdirSync(sshTempRoot), [], 'no key folder is left behind');
+    } finally {
+      silent.close();
+    }
   });
 
   it('the key is in no process argument or environment, no log line and no leftover file; the key file is 0600 in a 0700 folder', async () => {
