@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import type { ControllerConfig } from '../config/controller-config.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
 import { RepoCache } from '../git/repo-cache.js';
+import { knownHostsFromConfigMaps } from '../git/ssh-transport.js';
 import { BullMqWorkQueue } from '../queue/bullmq-queue.js';
 import { MemoryWorkQueue } from '../queue/memory-queue.js';
 import type { WorkQueue } from '../queue/work-queue.js';
@@ -61,7 +62,12 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
     registry: createGeneratorRegistry(),
-    git: new RepoCache({ root: config.gitCacheDir, repositorySecrets: () => secretsOfType('repository', 'repo-creds'), log }),
+    git: new RepoCache({
+      root: config.gitCacheDir,
+      repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
+      knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
+      log,
+    }),
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
     writer: createApplicationWriter(kc, { dryRun: config.dryRun }),

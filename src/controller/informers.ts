@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
+import { KNOWN_HOSTS_CONFIGMAP } from '../git/ssh-transport.js';
 import { OWNER_UID_INDEX } from './reconciler.js';
 import { SECRET_TYPE_LABEL } from '../git/credentials.js';
 import { gitTargets } from '../server/webhook/git-targets.js';
@@ -18,6 +19,8 @@ export interface ControllerInformers {
   readonly projects: Informer<KubeObject>;
   /** The webhook Secret, when one is configured. */
   readonly webhookSecret: Informer<KubeObject> | undefined;
+  /** Argo CD's SSH known hosts ConfigMap of the controller's namespace (zero or one object). */
+  readonly knownHosts: Informer<KubeObject>;
   readonly all: ReadonlyArray<Informer<KubeObject>>;
 }
 
@@ -57,6 +60,7 @@ export function startControllerInformers(kc: KubeConfig, scope: InformerScope, s
   const webhookSecret = scope.webhookSecretName
     ? createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/secrets`, fieldSelector: `metadata.name=${scope.webhookSecretName}` })
     : undefined;
-  const all = [applicationSets, applications, secrets, projects, ...(webhookSecret ? [webhookSecret] : [])];
-  return { applicationSets, applications, secrets, projects, webhookSecret, all };
+  const knownHosts = createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/configmaps`, fieldSelector: `metadata.name=${KNOWN_HOSTS_CONFIGMAP}` });
+  const all = [applicationSets, applications, secrets, projects, knownHosts, ...(webhookSecret ? [webhookSecret] : [])];
+  return { applicationSets, applications, secrets, projects, webhookSecret, knownHosts, all };
 }

@@ -7,7 +7,7 @@ export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 export type GitCredentials =
   | { kind: 'basic'; username: string; password: string }
   | { kind: 'bearer'; token: string }
-  | { kind: 'ssh'; privateKey: string };
+  | { kind: 'ssh'; privateKey: string; insecureIgnoreHostKey: boolean };
 
 /** Where the credentials were found, for logs and errors (never the credentials themselves). */
 export interface CredentialSource {
@@ -74,6 +74,11 @@ function credentialsOf(secret: V1Secret): GitCredentials | undefined {
   const token = secretValue(secret, 'bearerToken');
   if (token !== undefined && token !== '') return { kind: 'bearer', token };
   const key = secretValue(secret, 'sshPrivateKey');
-  if (key !== undefined && key !== '') return { kind: 'ssh', privateKey: key };
+  if (key !== undefined && key !== '') return { kind: 'ssh', privateKey: key, insecureIgnoreHostKey: ignoresHostKey(secret) };
   return undefined;
+}
+
+/** Argo CD skips SSH host key checks when `insecureIgnoreHostKey` or `insecure` is "true". */
+function ignoresHostKey(secret: V1Secret): boolean {
+  return ['insecureIgnoreHostKey', 'insecure'].some((key) => secretValue(secret, key)?.trim().toLowerCase() === 'true');
 }

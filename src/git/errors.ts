@@ -19,6 +19,7 @@ export type GitErrorKind =
   | 'unknown-revision'
   | 'unreachable'
   | 'auth'
+  | 'host-key'
   | 'not-found'
   | 'too-large'
   | 'not-utf8'

@@ -1,6 +1,7 @@
 import { simpleGit } from 'simple-git';
 import type { GitCredentials } from './credentials.js';
 import { GitError, type GitLocation } from './errors.js';
+import { KNOWN_HOSTS_SOURCE, knownHostsName } from './ssh-transport.js';
 
 /** How one git process runs: where, for how long, cancelled by what, authenticated how. */
 export interface GitCommandOptions {
@@ -12,9 +13,14 @@ export interface GitCommandOptions {
   /** Script that answers git's username/password prompts from environment variables. */
   askPassPath: string;
   credentials?: GitCredentials;
+  /** GIT_SSH_COMMAND for this call (built by `withSshSession`); without it ssh trusts no host and offers no key. */
+  sshCommand?: string;
   /** Named in errors. */
   where: GitLocation;
 }
+
+/** ssh for calls without an SSH session: no config, no key, no known host, so it cannot connect anywhere. */
+const NO_SSH_COMMAND = 'ssh -F /dev/null -o IdentityFile=none -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null';
 
 /** Environment variables the askpass script reads; set only in the child's environment. */
 export const ASKPASS_USERNAME_VARIABLE = 'APPSET_GIT_USERNAME';
@@ -77,7 +83,7 @@ function childEnvironment(options: GitCommandOptions): Record<string, string> {
     GIT_TERMINAL_PROMPT: '0',
     GIT_ALLOW_PROTOCOL: 'http:https:ssh:git:file',
     GIT_ASKPASS: options.askPassPath,
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes -o StrictHostKeyChecking=yes',
+    GIT_SSH_COMMAND: options.sshCommand ?? NO_SSH_COMMAND,
   };
   const credentials = options.credentials;
   if (credentials?.kind === 'basic') {
@@ -98,6 +104,13 @@ function childEnvironment(options: GitCommandOptions): Record<string, string> {
 function classify(error: unknown, options: GitCommandOptions): GitError {
   const text = scrub(error instanceof Error ? error.message : String(error), options.credentials);
   const firstLines = text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join('; ');
+  if (/host key verification failed|no \S+ host key is known|remote host identification has changed/i.test(text)) {
+    const said = text.split('\n').map((l) => l.trim()).filter((l) => /host key|identification|offending/i.test(l)).slice(0, 3).join('; ');
+    return new GitError('host-key', options.where, `SSH host key verification failed: the host key of ${knownHostsName(options.where.repoURL)} is not in the known hosts (${KNOWN_HOSTS_SOURCE}) or does not match them: ${said}`);
+  }
+  if (/load key .*: (invalid format|error in libcrypto)|incorrect passphrase/i.test(text)) {
+    return new GitError('auth', options.where, 'the SSH private key could not be loaded (not a valid key, or protected by a passphrase, which is not supported)');
+  }
   if (/authentication failed|could not read (username|password)|terminal prompts disabled|returned error: 40[13]|permission denied \(publickey/i.test(text)) {
     return new GitError('auth', options.where, `authentication failed (check the repository credentials): ${firstLines}`);
   }
@@ -109,8 +122,17 @@ function classify(error: unknown, options: GitCommandOptions): GitError {
 
 /** Removes any credential value from a message, in case a server echoed it back. */
 function scrub(text: string, credentials: GitCredentials | undefined): string {
-  const secrets = credentials?.kind === 'basic' ? [credentials.password] : credentials?.kind === 'bearer' ? [credentials.token] : [];
-  return secrets.filter((s) => s.length > 0).reduce((acc, s) => acc.split(s).join('***'), text);
+  return secretParts(credentials)
+    .filter((s) => s.length > 0)
+    .reduce((acc, s) => acc.split(s).join('***'), text);
+}
+
+/** Every piece of a credential that must never be shown: the password, the token, each line of a key. */
+function secretParts(credentials: GitCredentials | undefined): string[] {
+  if (credentials?.kind === 'basic') return [credentials.password];
+  if (credentials?.kind === 'bearer') return [credentials.token];
+  if (credentials?.kind === 'ssh') return [credentials.privateKey, ...credentials.privateKey.split(/\r?\n/).filter((l) => l.length >= 16 && !l.startsWith('-----'))];
+  return [];
 }
 
 /** The askpass script: answers prompts from the child's environment, so it holds no secret itself. */

@@ -4,7 +4,8 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { GitReader } from '../generators/generator.js';
-import { findCredentials, type GitCredentials, type RepositorySecretsProvider } from './credentials.js';
+import { tmpdir } from 'node:os';
+import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
 import { DiskBudget } from './disk-budget.js';
 import { GitError, type GitLocation } from './errors.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
@@ -12,6 +13,7 @@ import { validateRepoPath, validateRepoURL, validateRevision } from './input-val
 import { KeyedMutex } from './keyed-mutex.js';
 import { commitForRevision, isAbbreviatedSha, isFullSha, parseLsRemote } from './remote-refs.js';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
+import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
 
 /** Settings of a {@link RepoCache}. */
@@ -20,6 +22,12 @@ export interface RepoCacheOptions {
   root: string;
   /** Argo CD repository and repo-creds Secrets; none means anonymous access only. */
   repositorySecrets?: RepositorySecretsProvider;
+  /** SSH known hosts (Argo CD's ConfigMap argocd-ssh-known-hosts-cm, key ssh_known_hosts); none trusts no host. */
+  knownHosts?: KnownHostsProvider;
+  /** Parent of the short-lived per-call folder holding an SSH key and known hosts (default: the system temp folder). */
+  sshTempRoot?: string;
+  /** ssh's ConnectTimeout, in seconds (default 30). */
+  sshConnectTimeoutSeconds?: number;
   /** Disk budget for all copies together; least recently used copies are evicted beyond it. */
   maxDiskBytes?: number;
   /** Limit for network calls (ls-remote, fetch). */
@@ -139,14 +147,14 @@ export class RepoCache implements GitReader {
     return listing;
   }
 
-  private async ensureCommit(dir: string, repoURL: string, sha: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<string> {
+  private async ensureCommit(dir: string, repoURL: string, sha: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
     if (await this.hasCommit(dir, sha, where, signal)) return sha;
     await this.fetch(dir, repoURL, where, credentials, signal);
     if (await this.hasCommit(dir, sha, where, signal)) return sha;
     throw new GitError('unknown-revision', where, `commit ${sha} is not reachable from any branch or tag`);
   }
 
-  private async resolveSha(dir: string, repoURL: string, rev: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<string> {
+  private async resolveSha(dir: string, repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
     const local = await this.revParse(dir, rev, where, signal);
     if (local) return local;
     await this.fetch(dir, repoURL, where, credentials, signal);
@@ -155,7 +163,7 @@ export class RepoCache implements GitReader {
     throw new GitError('unknown-revision', where, 'no branch, tag or commit of that name');
   }
 
-  private async fetch(dir: string, repoURL: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal): Promise<void> {
+  private async fetch(dir: string, repoURL: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<void> {
     const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
     await this.network(['fetch', '-q', '--prune', '--no-tags', '--no-write-fetch-head', '--', repoURL, ...refspecs], dir, where, credentials, signal, 'fetch');
     this.options.log?.info({ repoURL, dir }, 'git: fetched');
@@ -176,13 +184,18 @@ export class RepoCache implements GitReader {
     return out === false || out.trim() === '' ? undefined : out.trim();
   }
 
-  private async network(args: string[], cwd: string, where: GitLocation, credentials: GitCredentials | undefined, signal: AbortSignal, stat: 'lsRemote' | 'fetch'): Promise<string> {
+  private async network(args: string[], cwd: string, where: GitLocation, found: ResolvedCredentials | undefined, signal: AbortSignal, stat: 'lsRemote' | 'fetch'): Promise<string> {
     const askPassPath = await this.askPass();
+    const credentials = found?.credentials;
     const options: GitCommandOptions = { cwd, timeoutMs: this.options.networkTimeoutMs ?? 120_000, signal, askPassPath, credentials, where };
-    return withRetries(this.options.retry ?? DEFAULT_RETRY_POLICY, signal, () => {
+    const run = (): Promise<string> => {
       this.stats[stat]++;
-      return runGit(args, options);
-    });
+      if (!isSshURL(where.repoURL)) return runGit(args, options);
+      // A fresh key folder per git process: it exists only while that process runs.
+      const session = { tempRoot: this.options.sshTempRoot ?? tmpdir(), knownHosts: this.options.knownHosts, connectTimeoutSeconds: this.options.sshConnectTimeoutSeconds ?? 30, where, secretName: found?.source.secret };
+      return withSshSession(credentials, session, (sshCommand) => runGit(args, { ...options, sshCommand }));
+    };
+    return withRetries(this.options.retry ?? DEFAULT_RETRY_POLICY, signal, run);
   }
 
   private local(cwd: string, where: GitLocation, signal: AbortSignal): GitCommandOptions {
@@ -214,12 +227,12 @@ export class RepoCache implements GitReader {
     return path;
   }
 
-  private credentialsFor(where: GitLocation): GitCredentials | undefined {
+  private credentialsFor(where: GitLocation): ResolvedCredentials | undefined {
     const found = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
-    if (found?.credentials.kind === 'ssh') {
-      throw new GitError('unsupported', where, `SSH private keys (Secret ${found.source.secret}) are not supported yet; use HTTPS credentials`);
+    if (found?.credentials.kind === 'ssh' && !isSshURL(where.repoURL)) {
+      throw new GitError('invalid-input', where, `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`);
     }
-    return found?.credentials;
+    return found;
   }
 
   private repoDir(repoURL: string): string {

@@ -111,12 +111,12 @@ describe('RepoCache with a bearer token or an SSH key', () => {
     }
   });
 
-  it('an SSH key Secret is refused with a clear error (SSH credentials are not supported yet)', async () => {
-    const url = 'ssh://git@127.0.0.1:1/r.git';
+  it('an SSH key Secret for a URL that is not an SSH URL is refused with a clear error', async () => {
+    const url = 'http://127.0.0.1:1/r.git';
     const secret = repoSecret('repository', url, 'u', 'p');
     secret.data = { url: Buffer.from(url).toString('base64'), sshPrivateKey: Buffer.from('-----BEGIN OPENSSH PRIVATE KEY-----').toString('base64') };
     const cache = freshCache({ repositorySecrets: () => [secret] });
-    await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => isKind('unsupported')(e) && /SSH private keys/.test((e as Error).message));
+    await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => isKind('invalid-input')(e) && /SSH private key.*not an ssh:\/\//.test((e as Error).message));
     assert.equal(cache.stats.lsRemote, 0);
   });
 });
