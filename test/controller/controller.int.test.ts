@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/controller/controller.js';
@@ -14,6 +14,7 @@ import type { GitRepo } from '../env/git-fixtures.js';
 import { waitFor } from '../env/wait-for.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 type App = { metadata: { name: string; uid: string; resourceVersion: string; finalizers?: string[]; ownerReferences?: Array<{ uid: string }> }; spec: { source: { path: string } } };
 type AppSet = { metadata: { uid: string; resourceVersion: string }; spec: Record<string, unknown>; status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> } };
 
@@ -97,9 +98,9 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   });
 
   it('adds and deletes Applications when the generator output changes', async () => {
-    const body = listAppSet('list', ['a', 'b', 'd']);
-    const current = await appset('list');
-    await custom.replaceNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: { ...body, metadata: { ...body.metadata, resourceVersion: current.metadata.resourceVersion } } });
+    // A JSON patch, not a replace: the controller's status writes move the resourceVersion meanwhile.
+    const elements = listAppSet('list', ['a', 'b', 'd']).spec.generators;
+    await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: [{ op: 'replace', path: '/spec/generators', value: elements }] }, jsonPatch);
     await waitFor(async () => {
       const names = [...(await apps()).entries()].filter(([, app]) => !('deletionTimestamp' in app.metadata)).map(([n]) => n).sort();
       return names.join(',') === 'a,b,d';
@@ -135,12 +136,7 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   });
 
   it('deletes nothing when a generator fails, and reports the error', async () => {
-    const current = await appset('git');
-    const broken = structuredClone(current) as AppSet & { spec: { generators: Array<{ git: { revision: string } }> } };
-    const first = broken.spec.generators[0];
-    assert.ok(first);
-    first.git.revision = 'no-such-branch';
-    await custom.replaceNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'git', body: broken });
+    await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'git', body: [{ op: 'replace', path: '/spec/generators/0/git/revision', value: 'no-such-branch' }] }, jsonPatch);
     // Wait for this error's condition: a transient one (a conflict under load) may come first.
     const error = await waitFor(async () => {
       const c = await condition('git', 'ErrorOccurred');
