@@ -92,15 +92,9 @@ export async function openGet(kc: KubeConfig, path: string, query: Query, signal
   throw errorFromStatus(status, parseStatus(body), retryAfter(response));
 }
 
-/** `GET path?query` and the parsed JSON body. */
-export async function getJson<T>(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse): Promise<T> {
-  const response = await openGet(kc, path, query, signal, reuse);
-  const text = await readText(response);
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`GET ${path}: the server sent a body that is not JSON: ${text.slice(0, 200)}`);
-  }
+/** `GET path?query` and the body as text. */
+export async function getText(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse): Promise<string> {
+  return readText(await openGet(kc, path, query, signal, reuse));
 }
 
 async function readText(response: IncomingMessage): Promise<string> {
