@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { createInformer, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../env/wait-for.js';
 import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
@@ -243,6 +244,21 @@ describe('reflector protocol', () => {
     assert.ok(server.lists.some((r) => r.query.get('continue') === 'token-1'));
     assert.equal(informer.health().lists, 1);
     assert.equal(informer.health().retries, 0, 'the wrong guess is dropped without failing the list');
+  });
+
+  it('asks for gzip on list pages and reads compressed and plain pages alike', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (request.watch) return holdOpen(request, response, index);
+      const last = request.query.has('continue');
+      const page = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10', continue: last ? undefined : 'token-1' }, items: [object(last ? 'b' : 'a', '1')] };
+      if (last) return sendJson(response, 200, page); // a server may leave small answers uncompressed
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(gzipSync(JSON.stringify(page)));
+    });
+    const { informer } = startInformer(t, server.port, { pageSize: 1 });
+    await informer.ready();
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
+    assert.deepEqual(server.lists.map((r) => r.acceptEncoding), ['gzip', 'gzip']);
   });
 
   it('objects handed out are frozen', async (t) => {
