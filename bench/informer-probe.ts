@@ -1,6 +1,6 @@
 // One measurement of bench/informer.ts, in a fresh process so its heap figure holds only one informer:
 // node --expose-gc dist/bench/informer-probe.js <contender> <kubeconfig> <path> <expected objects>
-// prints {"syncMs":…, "heapGrowthPerObject":…, "heapFreedAtStopPerObject":…} on stdout.
+// prints {"syncMs":…, "clientCpuMs":…, "heapGrowthPerObject":…, "heapFreedAtStopPerObject":…} on stdout.
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { createInformer, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
@@ -38,16 +38,18 @@ async function startClientNode(kc: KubeConfig, path: string): Promise<Running> {
 }
 
 /** Starts an informer, measures it synced, stops it; the informer is unreachable once this returns. */
-async function syncMeasureAndStop(start: () => Promise<Running>, gc: () => void): Promise<{ syncMs: number; heapWithCache: number; cached: number }> {
+async function syncMeasureAndStop(start: () => Promise<Running>, gc: () => void): Promise<{ syncMs: number; clientCpuMs: number; heapWithCache: number; cached: number }> {
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const running = await start();
   const syncMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   gc();
   gc();
   const heapWithCache = process.memoryUsage().heapUsed;
   const cached = running.cached();
   await running.stop();
-  return { syncMs, heapWithCache, cached };
+  return { syncMs, clientCpuMs: (cpu.user + cpu.system) / 1000, heapWithCache, cached };
 }
 
 async function main(): Promise<void> {
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
   const kc = loadKubeConfig(kubeconfig);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  const { syncMs, heapWithCache, cached } = await syncMeasureAndStop(() => start(kc, path), gc);
+  const { syncMs, clientCpuMs, heapWithCache, cached } = await syncMeasureAndStop(() => start(kc, path), gc);
   gc();
   gc();
   const heapAfterStop = process.memoryUsage().heapUsed;
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
   // way, which stays and does not scale with the objects. What stopping frees is the cache alone, when the
   // stopped informer becomes unreachable at once (ours does; client-node's does not within this probe).
   const heapGrowthPerObject = (heapWithCache - heapBefore) / cached;
-  console.log(JSON.stringify({ syncMs, heapGrowthPerObject, heapFreedAtStopPerObject: (heapWithCache - heapAfterStop) / cached }));
+  console.log(JSON.stringify({ syncMs, clientCpuMs, heapGrowthPerObject, heapFreedAtStopPerObject: (heapWithCache - heapAfterStop) / cached }));
 }
 
 main().then(

@@ -3,6 +3,7 @@
 // measurement runs in a fresh process (bench/informer-probe.ts), so a heap figure holds one informer only.
 // Run: npm run bench:informer (node dist/bench/informer.js). Results: bench/results/informer.json.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TestEnvironment } from '../test/env/environment.js';
@@ -11,13 +12,17 @@ import { ApiWriter } from '../test/kube/informer/cluster-objects.js';
 import { writeBenchResults } from './results-file.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const NAMESPACE = 'bench-informer';
 const PATH = `/apis/argoproj.io/v1alpha1/namespaces/${NAMESPACE}/applications`;
 
 /** What one measurement found. */
 interface Sample {
   syncMs: number;
+  /** CPU time of the informer's process during the sync: its parsing, freezing and caching. */
+  clientCpuMs: number;
+  /** CPU time kube-apiserver and etcd spent meanwhile: what serving the list cost the server. */
+  serverCpuMs: number;
   /** Heap growth from before the start to the synced cache, per object: the comparable figure. */
   heapGrowthPerObject: number;
   /** Heap freed by stopping and dropping the informer, per object: the cache alone, without JIT code. */
@@ -34,9 +39,22 @@ const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
 };
 const probe = fileURLToPath(new URL('./informer-probe.js', import.meta.url));
 
-async function measure(contender: string, kubeconfig: string): Promise<Sample> {
+async function measure(contender: string, kubeconfig: string, serverPids: number[]): Promise<Sample> {
+  const serverBefore = cpuMsOf(serverPids);
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', probe, contender, kubeconfig, PATH, String(OBJECTS)]);
-  return JSON.parse(stdout) as Sample;
+  // Taken after the probe exits, so it also counts serving the watch it opened; the same for every contender.
+  return { ...(JSON.parse(stdout) as Omit<Sample, 'serverCpuMs'>), serverCpuMs: cpuMsOf(serverPids) - serverBefore };
+}
+
+/** User plus system CPU of the processes, from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
+function cpuMsOf(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
 }
 
 function median(values: number[]): number {
@@ -61,33 +79,54 @@ async function run(env: TestEnvironment): Promise<void> {
   const createSeconds = await populate(env);
   console.log(`created ${OBJECTS} Applications in ${createSeconds.toFixed(1)} s`);
   const kubeconfig = env.apiServer.kubeconfigPath;
+  const serverPids = [env.apiServer.process.pid, env.etcd.process.pid].filter((pid): pid is number => pid !== undefined);
   const samples = new Map<string, Sample[]>(CONTENDERS.map((c) => [c, []]));
-  for (const contender of CONTENDERS) await measure(contender, kubeconfig); // warm-up: the API server's caches
+  for (const contender of CONTENDERS) await measure(contender, kubeconfig, serverPids); // warm-up: the API server's caches
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order each round so no contender always runs right after the same neighbour.
     const order = [...CONTENDERS.slice(round % CONTENDERS.length), ...CONTENDERS.slice(0, round % CONTENDERS.length)];
-    for (const contender of order) samples.get(contender)?.push(await measure(contender, kubeconfig));
+    for (const contender of order) samples.get(contender)?.push(await measure(contender, kubeconfig, serverPids));
     process.stdout.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
   report(samples, createSeconds);
 }
 
-function report(samples: Map<string, Sample[]>, createSeconds: number): void {
-  const summary = [...samples].map(([name, list]) => ({
+/** Medians of one contender's samples, and the samples themselves. */
+function summarize(name: string, list: Sample[], baseline: Sample[]) {
+  const med = (pick: (s: Sample) => number): number => Math.round(median(list.map(pick)));
+  const syncs = list.map((s) => s.syncMs);
+  return {
     name,
-    syncMsMedian: Math.round(median(list.map((s) => s.syncMs))),
-    heapGrowthPerObjectMedian: Math.round(median(list.map((s) => s.heapGrowthPerObject))),
-    heapFreedAtStopPerObjectMedian: Math.round(median(list.map((s) => s.heapFreedAtStopPerObject))),
-    samples: list.map((s) => ({ syncMs: Math.round(s.syncMs), heapGrowthPerObject: Math.round(s.heapGrowthPerObject), heapFreedAtStopPerObject: Math.round(s.heapFreedAtStopPerObject) })),
-  }));
+    syncMsMedian: med((s) => s.syncMs),
+    syncMsMin: Math.round(Math.min(...syncs)),
+    syncMsMax: Math.round(Math.max(...syncs)),
+    // Each round runs every contender back to back, so the ratio within a round shares that round's load.
+    pairedSyncRatioMedian: +median(list.map((s, i) => s.syncMs / (baseline[i]?.syncMs ?? NaN))).toFixed(2),
+    clientCpuMsMedian: med((s) => s.clientCpuMs),
+    serverCpuMsMedian: med((s) => s.serverCpuMs),
+    heapGrowthPerObjectMedian: med((s) => s.heapGrowthPerObject),
+    heapFreedAtStopPerObjectMedian: med((s) => s.heapFreedAtStopPerObject),
+    samples: list.map((s) => Object.fromEntries(Object.entries(s).map(([k, v]: [string, number]) => [k, Math.round(v)]))),
+  };
+}
+
+function report(samples: Map<string, Sample[]>, createSeconds: number): void {
+  const baselineSamples = samples.get(BASELINE) ?? [];
+  const summary = [...samples].map(([name, list]) => summarize(name, list, baselineSamples));
   const baseline = summary.find((s) => s.name === BASELINE);
+  const ratio = (value: number, base: number | undefined): number => (base ? +(value / base).toFixed(2) : NaN);
   const rows = summary.map((s) => ({
     contender: s.name,
     what: DESCRIPTIONS[s.name as (typeof CONTENDERS)[number]],
     'sync ms': s.syncMsMedian,
-    'sync ratio': baseline ? +(s.syncMsMedian / baseline.syncMsMedian).toFixed(2) : NaN,
+    'sync min..max': `${s.syncMsMin}..${s.syncMsMax}`,
+    'sync ratio': ratio(s.syncMsMedian, baseline?.syncMsMedian),
+    'paired sync ratio': s.pairedSyncRatioMedian,
+    'client CPU ms': s.clientCpuMsMedian,
+    'client CPU ratio': ratio(s.clientCpuMsMedian, baseline?.clientCpuMsMedian),
+    'server CPU ms': s.serverCpuMsMedian,
     'heap growth B/obj': s.heapGrowthPerObjectMedian,
-    'heap ratio': baseline ? +(s.heapGrowthPerObjectMedian / baseline.heapGrowthPerObjectMedian).toFixed(2) : NaN,
+    'heap ratio': ratio(s.heapGrowthPerObjectMedian, baseline?.heapGrowthPerObjectMedian),
     // client-node's stopped informer stays reachable for a while, so stopping it frees nothing measurable here.
     'freed at stop B/obj': s.name === BASELINE ? 'n/a' : s.heapFreedAtStopPerObjectMedian,
   }));

@@ -1,7 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
-import { ConnectionReuse, errorFromStatus, getJson, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
+import { ConnectionReuse, errorFromStatus, getText, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
+import { parseListPage, peekContinue, type ListPage } from './list-page.js';
 import { deepFreeze, type KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
 
@@ -54,11 +55,6 @@ export interface ReflectorStats {
   retries: number;
   /** The most recent failure, kept after recovery; `watching` and `lastHeardAt` say how things are now. */
   lastError: string | undefined;
-}
-
-interface ListPage<T> {
-  metadata?: { resourceVersion?: string; continue?: string };
-  items?: T[];
 }
 
 /** Settings of a {@link Reflector}. */
@@ -154,18 +150,23 @@ export class Reflector<T extends KubeObject> {
     const items: T[] = [];
     const reuse = new ConnectionReuse();
     try {
-      let page = await this.listPage(undefined, reuse);
-      for (;;) {
-        const continueToken = page.metadata?.continue || undefined;
-        // Ask for the next page first, then freeze this one while the server works: freezing is the
-        // store's main cost, and this hides it behind the network round trip.
-        const next = continueToken ? this.listPage(continueToken, reuse) : undefined;
+      let pending: Promise<string> | undefined = this.listPage(undefined, reuse);
+      let resourceVersion: string | undefined;
+      while (pending) {
+        const text: string = await pending;
+        // Ask for the next page before parsing and freezing this one: the server prepares it meanwhile,
+        // so our CPU work stays off the critical path of a list that is otherwise one round trip per page.
+        const peeked = peekContinue(text);
+        let next = peeked ? this.listPage(peeked, reuse) : undefined;
         next?.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
+        const page: ListPage<T> = parseListPage<T>(text, this.options.path);
+        const continueToken: string | undefined = page.metadata?.continue || undefined;
+        if (continueToken !== (peeked || undefined)) next = continueToken ? this.listPage(continueToken, reuse) : undefined; // a wrong guess is dropped
+        next?.catch(() => undefined);
         for (const item of page.items ?? []) items.push(this.prepare(item));
-        if (!next) break;
-        page = await next;
+        resourceVersion = page.metadata?.resourceVersion;
+        pending = next;
       }
-      const resourceVersion = page.metadata?.resourceVersion;
       if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
       return { items, resourceVersion };
     } finally {
@@ -173,7 +174,7 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse): Promise<ListPage<T>> {
+  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse): Promise<string> {
     const { kc, path, signal } = this.options;
     const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     const query: Query = { ...this.selectors(), limit: this.options.pageSize ?? 500, continue: continueToken };
@@ -185,9 +186,9 @@ export class Reflector<T extends KubeObject> {
     const timer = setTimeout(() => controller.abort(new Error(`list page of ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const page = await getJson<ListPage<T>>(kc, path, query, controller.signal, reuse);
+      const text = await getText(kc, path, query, controller.signal, reuse);
       this.stats.lastHeardAt = Date.now();
-      return page;
+      return text;
     } catch (error) {
       if (error instanceof GoneError && continueToken) throw new ExpiredContinueError(error);
       throw controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : error;

@@ -111,6 +111,11 @@ export class Store<T extends KubeObject> implements ReadonlyStore<T> {
    */
   replace(items: readonly T[]): StoreChange<T>[] {
     const changes: StoreChange<T>[] = [];
+    // The first list (and a relist into an empty cache) can only add: skip the bookkeeping for deletes.
+    if (this.count === 0) {
+      for (const item of items) changes.push(this.upsert(item));
+      return changes;
+    }
     const current = new Set<Frozen<T>>();
     for (const item of items) {
       const old = this.getByName(item.metadata?.namespace, nameOf(item));

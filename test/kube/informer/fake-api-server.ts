@@ -10,6 +10,7 @@ export interface RecordedRequest {
   query: URLSearchParams;
   watch: boolean;
   authorization: string | undefined;
+  acceptEncoding: string | undefined;
 }
 
 /** Answers one request; `index` counts requests of the same kind (list or watch) from 0. */
@@ -29,7 +30,7 @@ export class FakeApiServer {
     const requests: RecordedRequest[] = [];
     const server = createServer((req: IncomingMessage, res) => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const request = { path: url.pathname, query: url.searchParams, watch: url.searchParams.get('watch') === 'true', authorization: req.headers.authorization };
+      const request = { path: url.pathname, query: url.searchParams, watch: url.searchParams.get('watch') === 'true', authorization: req.headers.authorization, acceptEncoding: req.headers['accept-encoding'] };
       requests.push(request);
       const index = requests.filter((r) => r.watch === request.watch).length - 1;
       handler(request, res, index);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { createInformer, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../env/wait-for.js';
 import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
@@ -226,6 +227,40 @@ describe('reflector protocol', () => {
     assert.deepEqual(informer.store.byIndex('owner', 'set-1').map(name).sort(), ['a', 'b']);
   });
 
+  it('requests the next page from the parsed token when the raw body suggested another one', { timeout: 15_000 }, async (t) => {
+    // Duplicate keys: the leading metadata (what a quick read of the raw body finds) says "decoy", while
+    // JSON.parse keeps the trailing one, "token-1". The list must follow what the page really says.
+    const server = await fake(t, (request, response) => {
+      if (request.watch) return holdOpen(request, response, 0);
+      const token = request.query.get('continue');
+      if (token === 'decoy') return sendJson(response, 400, status(400, 'BadRequest', 'invalid continue token'));
+      if (token === 'token-1') return sendList(response, '10', [object('b', '2')]);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"continue":"decoy"},"items":[${JSON.stringify(object('a', '1'))}],"metadata":{"resourceVersion":"10","continue":"token-1"}}`);
+    });
+    const { informer } = startInformer(t, server.port, { pageSize: 1 });
+    await informer.ready();
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
+    assert.ok(server.lists.some((r) => r.query.get('continue') === 'token-1'));
+    assert.equal(informer.health().lists, 1);
+    assert.equal(informer.health().retries, 0, 'the wrong guess is dropped without failing the list');
+  });
+
+  it('asks for gzip on list pages and reads compressed and plain pages alike', async (t) => {
+    const server = await fake(t, (request, response, index) => {
+      if (request.watch) return holdOpen(request, response, index);
+      const last = request.query.has('continue');
+      const page = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10', continue: last ? undefined : 'token-1' }, items: [object(last ? 'b' : 'a', '1')] };
+      if (last) return sendJson(response, 200, page); // a server may leave small answers uncompressed
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      response.end(gzipSync(JSON.stringify(page)));
+    });
+    const { informer } = startInformer(t, server.port, { pageSize: 1 });
+    await informer.ready();
+    assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
+    assert.deepEqual(server.lists.map((r) => r.acceptEncoding), ['gzip', 'gzip']);
+  });
+
   it('objects handed out are frozen', async (t) => {
     const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })])));
     const { informer } = startInformer(t, server.port);
@@ -234,6 +269,33 @@ describe('reflector protocol', () => {
     assert.throws(() => (a.data.k = 'changed'), TypeError);
     assert.throws(() => (a.metadata.name = 'b'), TypeError);
     assert.equal(informer.store.get('ns/a')?.metadata?.name, 'a');
+  });
+
+  it('every object and array reachable from a listed or watched object is frozen, at any depth', async (t) => {
+    const deep = (name: string, version: string): object => ({
+      ...object(name, version),
+      metadata: { name, namespace: 'ns', resourceVersion: version, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:list': {} } } }] },
+      spec: { matrix: [[{ cell: 'x' }], []], nested: { deeper: { deepest: { values: [1, 'two', { three: 3 }] } } } },
+    });
+    const server = await fake(t, (request, response) => {
+      if (!request.watch) return sendList(response, '2', [deep('listed', '1')]);
+      openStream(response).send('ADDED', deep('watched', '3'));
+    });
+    const { informer } = startInformer(t, server.port);
+    await waitFor(() => informer.store.size === 2, { what: 'the listed and the watched object' });
+    for (const cached of informer.store.list()) {
+      let containers = 0;
+      const visit = (value: unknown, path: string): void => {
+        if (typeof value !== 'object' || value === null) return;
+        containers++;
+        assert.ok(Object.isFrozen(value), `${path} of ${name(cached)} is frozen`);
+        const mutable = value as Record<string, unknown>;
+        assert.throws(() => (mutable['added'] = 1), TypeError, `adding to ${path}`);
+        for (const [key, child] of Object.entries(value)) visit(child, `${path}.${key}`);
+      };
+      visit(cached, '$');
+      assert.ok(containers >= 14, `walked ${containers} objects and arrays of ${name(cached)}`);
+    }
   });
 });
 
