@@ -66,7 +66,7 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
       const outcome: ReconcileOutcome = { kind: 'error', reason: stage.reason, message: stage.message, parametersGenerated: stage.parametersGenerated };
       await reportStatus(deps.reporter, appset, outcome, undefined, ctx.log).catch((e: unknown) => ctx.log.warn({ err: e }, 'could not write the error status'));
       await recordEvent(deps.reporter, appset, { type: 'Warning', reason: stage.reason, message: stage.message }, ctx.log);
-      throw stage.original instanceof TerminalError ? stage.original : stage.original instanceof Error ? stage.original : new Error(stage.message);
+      throw stage.original instanceof Error ? stage.original : new Error(stage.message);
     }
   };
 }
