@@ -1,3 +1,4 @@
+import { secretValue } from '../git/credentials.js';
 import type { KubeObject, ReadonlyStore } from '../kube/informer/index.js';
 import { objectKey } from '../kube/informer/index.js';
 import { gitTargets } from '../server/webhook/git-targets.js';
@@ -8,11 +9,10 @@ import { GIT_REPO_INDEX } from './informers.js';
 
 /** The provider secrets held in the webhook Secret (base64 `data` or plain `stringData`). */
 export function webhookSecretsFrom(secret: KubeObject | undefined): WebhookSecrets {
-  const source = secret as { data?: Record<string, string>; stringData?: Record<string, string> } | undefined;
   const secrets: WebhookSecrets = {};
+  if (!secret) return secrets;
   for (const [provider, key] of Object.entries(SECRET_KEYS) as Array<[Provider, string]>) {
-    const raw = source?.data?.[key];
-    const value = raw === undefined ? source?.stringData?.[key] : Buffer.from(raw, 'base64').toString('utf8');
+    const value = secretValue(secret, key);
     if (value) secrets[provider] = value;
   }
   return secrets;

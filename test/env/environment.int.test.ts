@@ -4,16 +4,8 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { TestEnvironment } from './environment.js';
+import { isAlive } from './run-dir.js';
 
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('a private test environment: start, restart each part, stop', () => {
   let env: TestEnvironment;
@@ -53,8 +45,8 @@ describe('a private test environment: start, restart each part, stop', () => {
 
   it('leaves no process running after stop', async () => {
     const pids = [env.etcd, env.apiServer, env.controllerManager, env.redis].map((part) => part.process.pid);
-    assert.ok(pids.every(isAlive), 'every part runs before stop');
+    assert.ok(pids.every((pid) => pid !== undefined && isAlive(pid)), 'every part runs before stop');
     await env.stop();
-    assert.deepEqual(pids.filter(isAlive), []);
+    assert.deepEqual(pids.filter((pid) => pid !== undefined && isAlive(pid)), []);
   });
 });

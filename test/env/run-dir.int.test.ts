@@ -3,17 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { reapStaleRuns } from './run-dir.js';
+import { isAlive, reapStaleRuns } from './run-dir.js';
 import { waitFor } from './wait-for.js';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Starts orphan-child.js and waits for the pid of the redis it started. */
 async function startChild(...args: string[]): Promise<{ child: ChildProcess; orphan: { pid: number; root: string } }> {

@@ -64,7 +64,8 @@ function readPid(file: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** True if a process with `pid` exists (EPERM means it exists but is not ours). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
