@@ -208,8 +208,11 @@ describe('reflector protocol', () => {
     controller.abort();
     await informer.stopped;
     await assert.rejects(informer.ready(), /stopped before its first list/);
+    // A request sent just before the abort may still be arriving; let it land, then watch longer than
+    // one backoff step (0.4-0.8 s), so a reflector that kept retrying would be seen.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const count = server.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     assert.equal(server.requests.length, count, 'no request after the abort');
   });
 
