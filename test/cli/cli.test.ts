@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commands, main, USAGE_EXIT } from '../../src/cli/main.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const builtEntry = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
 
 async function runMain(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -39,8 +43,20 @@ describe('appset CLI', () => {
     assert.match(bad.err, /no-such-flag/);
   });
 
-  it('runs as "npx appset --help" from the repository root', async () => {
-    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'appset', 'local', '--help'], { cwd: repoRoot });
-    assert.match(stdout, /^Usage: appset local/);
+  it('runs as "npx appset --help" from the repository root, with an empty npm cache, without rebuilding dist/', async () => {
+    // A fresh machine has no npx cache entry for this package, so npx installs the folder and runs its
+    // `prepare` script; that must not rebuild (and so briefly delete) the dist/ other processes are using.
+    const cache = mkdtempSync(join(tmpdir(), 'npm-cache-'));
+    try {
+      const before = statSync(builtEntry).mtimeMs;
+      const { stdout } = await promisify(execFile)('npx', ['--no-install', 'appset', 'local', '--help'], {
+        cwd: repoRoot,
+        env: { ...process.env, npm_config_cache: cache },
+      });
+      assert.match(stdout, /^Usage: appset local/);
+      assert.equal(statSync(builtEntry).mtimeMs, before, 'npx rebuilt dist/');
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** How to launch one server process of the test environment. */
@@ -107,12 +107,21 @@ export class ManagedProcess {
   }
 
   private recordPid(): void {
-    if (this.spec.pidDir && this.child?.pid) writeFileSync(join(this.spec.pidDir, `${this.name}.pid`), String(this.child.pid));
+    if (this.spec.pidDir && this.child?.pid) writeFileSync(join(this.spec.pidDir, `${this.name}.pid`), `${this.child.pid}\n${executableOf(this.child.pid) ?? ''}\n`);
   }
 
   private forget(): void {
     live.delete(this);
     if (this.spec.pidDir) rmSync(join(this.spec.pidDir, `${this.name}.pid`), { force: true });
+  }
+}
+
+/** The file a running process executes (after `spawn`, exec has happened), for the reaper's pid-reuse check. */
+export function executableOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
   }
 }
 

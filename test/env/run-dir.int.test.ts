@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isAlive, reapStaleRuns } from './run-dir.js';
@@ -38,5 +40,23 @@ describe('cleanup of environment processes', () => {
     assert.ok(reapStaleRuns() >= 1);
     await waitFor(() => !isAlive(orphan.pid), { what: `orphaned redis ${orphan.pid} to die`, timeoutMs: 5_000 });
     assert.equal(existsSync(orphan.root), false);
+  });
+
+  it('never kills a process that reused a stale pid for another command', async () => {
+    // A stale run whose owner is gone and whose "redis" pid now belongs to an unrelated process.
+    const deadOwner = spawn('true');
+    await new Promise((resolve) => deadOwner.once('exit', resolve));
+    const bystander = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    try {
+      const root = mkdtempSync(join(tmpdir(), 'appset-test-env', 'run-stale-'));
+      mkdirSync(join(root, 'pids'));
+      writeFileSync(join(root, 'owner.pid'), String(deadOwner.pid));
+      writeFileSync(join(root, 'pids', 'redis.pid'), `${bystander.pid}\n/usr/bin/redis-check-rdb\n`);
+      reapStaleRuns();
+      assert.equal(existsSync(root), false, 'the stale run folder is removed');
+      assert.ok(bystander.pid !== undefined && isAlive(bystander.pid), 'the unrelated process must survive');
+    } finally {
+      bystander.kill('SIGKILL');
+    }
   });
 });

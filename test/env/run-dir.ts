@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { executableOf } from './managed-process.js';
 
 /** Folders of one test-environment run: data, logs and the pids of its processes. */
 export interface RunDir {
@@ -40,8 +41,9 @@ export function reapStaleRuns(): number {
     const owner = readPid(join(root, 'owner.pid'));
     if (owner !== undefined && isAlive(owner)) continue;
     for (const file of safeReaddir(join(root, 'pids'))) {
-      const pid = readPid(join(root, 'pids', file));
-      if (pid !== undefined && isAlive(pid)) {
+      const pidFile = join(root, 'pids', file);
+      const pid = readPid(pidFile);
+      if (pid !== undefined && isAlive(pid) && runsRecordedCommand(pid, pidFile)) {
         try {
           process.kill(-pid, 'SIGKILL');
           killed++;
@@ -62,6 +64,16 @@ function readPid(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * True if `pid` still runs the executable its pid file recorded (second line). A pid from an old run may
+ * have been reused by an unrelated process since, and killing that one's group would be a disaster.
+ */
+function runsRecordedCommand(pid: number, pidFile: string): boolean {
+  const executable = readFileSync(pidFile, 'utf8').split('\n')[1]?.trim();
+  // The executable, not the command line: Redis, for one, rewrites its argv into a process title.
+  return !!executable && executableOf(pid) === executable;
 }
 
 /** True if a process with `pid` exists (EPERM means it exists but is not ours). */
