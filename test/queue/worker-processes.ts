@@ -14,7 +14,7 @@ export class WorkerProcesses {
   async start(count: number, config: WorkerProcessConfig): Promise<ChildProcess[]> {
     const started = Array.from({ length: count }, () => spawn(process.execPath, ['--enable-source-maps', script, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit'] }));
     this.children.push(...started);
-    await waitFor(() => started.every((child) => readyPids(config.recordFile).includes(child.pid ?? -1)), { what: `${count} worker processes ready`, timeoutMs: 20_000 });
+    await waitFor(() => started.every((child) => readyPids(config.recordFile).includes(child.pid ?? -1)), { what: `${count} worker processes ready`, timeoutMs: 90_000 });
     return started;
   }
 
