@@ -29,7 +29,7 @@ function causeOf(cache: CacheName, object: KubeObject): Cause | undefined {
 /** The labels of a cluster Secret; undefined for any other Secret (or none). */
 function clusterLabels(secret: KubeObject | undefined): SecretLabels {
   const labels = secret?.metadata?.labels;
-  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? (labels as Record<string, string>) : undefined;
+  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? (labels) : undefined;
 }
 
 /** Registers the handlers that turn cache changes into queue adds. */

@@ -52,7 +52,7 @@ export async function generate(appset: ApplicationSetObject, deps: GenerateDeps,
  * exactly one registered generator, so a tenant's spec cannot create label values at will.
  */
 function generatorName(entry: unknown, known: readonly string[]): string {
-  const keys = Object.keys((entry ?? {}) as object).filter((key) => key !== 'selector');
+  const keys = Object.keys(entry ?? {}).filter((key) => key !== 'selector');
   return keys.length === 1 && known.includes(keys[0] as string) ? (keys[0] as string) : 'unknown';
 }
 

@@ -17,8 +17,8 @@ function fakeInformer(objects: KubeObject[] = []) {
   };
 }
 
-const appset = (name: string, generators: unknown[]): KubeObject => ({ metadata: { namespace: 'argocd', name, resourceVersion: '5' }, spec: { generators } }) as KubeObject;
-const secret = (env: string, resourceVersion: string, type = 'cluster'): KubeObject => ({ metadata: { namespace: 'argocd', name: 'c1', resourceVersion, labels: { 'argocd.argoproj.io/secret-type': type, env } } }) as KubeObject;
+const appset = (name: string, generators: unknown[]): KubeObject => ({ metadata: { namespace: 'argocd', name, resourceVersion: '5' }, spec: { generators } });
+const secret = (env: string, resourceVersion: string, type = 'cluster'): KubeObject => ({ metadata: { namespace: 'argocd', name: 'c1', resourceVersion, labels: { 'argocd.argoproj.io/secret-type': type, env } } });
 
 function setUp() {
   const appsets = fakeInformer([

@@ -15,9 +15,9 @@ export class PausableProxy {
 
   /** Starts a proxy on a free loopback port forwarding to `target`. */
   static async start(target: { host: string; port: number }): Promise<PausableProxy> {
-    let proxy: PausableProxy | undefined;
-    const server = createServer((client) => proxy?.accept(client, target));
-    proxy = new PausableProxy(server);
+    const server = createServer();
+    const proxy = new PausableProxy(server);
+    server.on('connection', (client: Socket) => proxy.accept(client, target));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
