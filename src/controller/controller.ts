@@ -68,7 +68,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     informers.secrets.store.list().filter((s) => types.includes(s.metadata?.labels?.[SECRET_TYPE_LABEL] ?? ''));
   const queueName = options.queueName ?? 'appset-controller';
   const queue = createQueue(config, queueName, () => informers.applicationSets.store.keys(), log);
-  const watermarks = config.redisUrl ? createRedisWatermarks(createRedisClient({ url: config.redisUrl }, 'producer'), `appset:${queueName}`) : createLocalWatermarks();
+  const watermarks = config.redisUrl ? createRedisWatermarks(watermarkClient(config.redisUrl, log), `appset:${queueName}`) : createLocalWatermarks();
   const registry = new Registry();
   const metrics = createControllerMetrics(registry);
   metrics.sources.applicationSets = () => summaries(informers.applicationSets.store.list());
@@ -160,6 +160,13 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
       await server.close();
     },
   };
+}
+
+/** The Redis client of the watermarks; its failures surface on the commands, so connection errors are only logged. */
+function watermarkClient(url: string, log: Logger): ReturnType<typeof createRedisClient> {
+  const client = createRedisClient({ url }, 'producer');
+  client.on('error', (error: Error) => log.debug({ err: error }, 'redis connection error (watermarks)'));
+  return client;
 }
 
 /** The resourceVersion an informer's cache has reached (its last list, event or bookmark). */
