@@ -18,4 +18,14 @@ export function awaitChange(): Action {
  */
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
+  /**
+   * When set, the key still runs again after this long: a refusal that depends on what the generators
+   * read (the deletion guard, a conflict) is reconsidered at their requeue interval, not only on a change.
+   */
+  readonly requeueAfterMs: number | undefined;
+
+  constructor(message: string, options: { requeueAfterMs?: number | undefined } = {}) {
+    super(message);
+    this.requeueAfterMs = options.requeueAfterMs;
+  }
 }

@@ -19,10 +19,16 @@ import { startControllerInformers, SECRET_TYPE_LABEL } from './informers.js';
 import { createReconciler } from './reconciler.js';
 import { createReconcileHandler } from './runner.js';
 import { createApplicationWriter } from './writes/application-writer.js';
-import { createEventRecorder } from './writes/event-recorder.js';
+import { createEventRecorder, createLoggingEventRecorder } from './writes/event-recorder.js';
 import { createRefreshClearer } from './writes/refresh-annotation.js';
 import { createStatusWriter } from './writes/status-writer.js';
 import { createWebhookHandler } from '../server/webhook/webhook-handler.js';
+import type { Informer, KubeObject } from '../kube/informer/index.js';
+import { createRedisClient } from '../queue/redis-connection.js';
+import { withFreshCaches } from './cache-freshness.js';
+import { reasonOf } from './error-reason.js';
+import { timedGitReader } from './timed-git.js';
+import { createLocalWatermarks, createRedisWatermarks, type Cause } from './watermarks.js';
 import { routePush, webhookSecretsFrom } from './webhook-routing.js';
 
 /** A running controller replica. */
@@ -40,6 +46,12 @@ export interface RunningController {
 export interface StartOptions {
   /** Queue name shared by the replicas of one installation (default `appset-controller`). */
   queueName?: string;
+  /** Where the informers list and watch (default `kc`); tests route one replica's watches through a delaying proxy. */
+  informerKubeConfig?: KubeConfig;
+  /** False: route watch events to the queue but run no reconciles here (default true). */
+  takeWork?: boolean;
+  /** Longest a reconcile waits for this replica's caches to reach the event that enqueued it (default 30 s). */
+  cacheWaitTimeoutMs?: number;
 }
 
 /** Wires informers, queue, generators, renderer, writers and the operations server into one replica. */
@@ -47,41 +59,59 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const abort = new AbortController();
   const namespaceAllowed = (namespace: string): boolean => namespace === config.namespace || matchesNamespacePattern(config.applicationSetNamespaces, namespace);
   const informers = startControllerInformers(
-    kc,
+    options.informerKubeConfig ?? kc,
     { namespace: config.namespace, clusterWide: config.applicationSetNamespaces.length > 0, resyncMs: config.resyncPeriodMs, ...(config.webhookSecret ? { webhookSecretName: config.webhookSecret } : {}) },
     abort.signal,
     log,
   );
   const secretsOfType = (...types: string[]): V1Secret[] =>
     informers.secrets.store.list().filter((s) => types.includes(s.metadata?.labels?.[SECRET_TYPE_LABEL] ?? ''));
-  const queue = createQueue(config, options.queueName ?? 'appset-controller', () => informers.applicationSets.store.keys(), log);
+  const queueName = options.queueName ?? 'appset-controller';
+  const queue = createQueue(config, queueName, () => informers.applicationSets.store.keys(), log);
+  const watermarks = config.redisUrl ? createRedisWatermarks(watermarkClient(config.redisUrl, log), `appset:${queueName}`) : createLocalWatermarks();
   const registry = new Registry();
   const metrics = createControllerMetrics(registry);
   metrics.sources.applicationSets = () => summaries(informers.applicationSets.store.list());
+  metrics.sources.queue = async () => ({ depth: await queue.depth() });
+  metrics.sources.queueLatencySamplesMs = () => queue.takeLatencySamples();
+  metrics.sources.queueRetries = () => queue.counters().retries;
   const reconcile = createReconciler({
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
     registry: createGeneratorRegistry(),
-    git: new RepoCache({
-      root: config.gitCacheDir,
-      repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
-      knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
-      log,
-    }),
+    git: timedGitReader(
+      new RepoCache({
+        root: config.gitCacheDir,
+        repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
+        knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
+        log,
+      }),
+      (operation, seconds) => metrics.gitSeconds.observe({ operation }, seconds),
+    ),
+    observeGenerator: (generator, seconds) => metrics.generatorSeconds.observe({ generator }, seconds),
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
     writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
     refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
-    reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
+    reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
     controllerNamespace: config.namespace,
     tenantRepoAllowances: { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false },
     projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
-  const enqueue = (key: string): void => {
+  const enqueue = (key: string, cause?: Cause): void => {
     metrics.queueAdds.inc();
-    queue.add(key).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
+    // The watermark goes first, so whichever replica runs this add waits for its cache to see the cause.
+    // If it cannot be raised the add still goes out: every replica enqueues the key again once it sees the event.
+    const raised = cause ? watermarks.raise(key, cause).catch((error: unknown) => log.warn({ err: error, appset: key }, 'could not record the cause of an add')) : Promise.resolve();
+    raised.then(() => queue.add(key)).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
   };
+  const fresh = withFreshCaches(reconcile, {
+    watermarks,
+    cacheVersions: { applicationSets: versionOf(informers.applicationSets), applications: versionOf(informers.applications), secrets: versionOf(informers.secrets) },
+    ...(options.cacheWaitTimeoutMs === undefined ? {} : { timeoutMs: options.cacheWaitTimeoutMs }),
+    observeWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
+  });
   routeEvents(informers, { enqueue, namespaceAllowed });
   const server: OperationsServer = await startOperationsServer({
     host: config.listenAddress.host,
@@ -102,16 +132,17 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     ],
   });
   const ready = Promise.all(informers.all.map((informer) => informer.ready())).then(() => {
+    if (options.takeWork === false) return log.info({ namespace: config.namespace }, 'controller routes events but takes no work');
     queue.process(
       createReconcileHandler({
         queue,
-        reconcile: (key, ctx) => (namespaceAllowed(key.split('/')[0] ?? '') ? reconcile(key, ctx) : Promise.resolve({ kind: 'awaitChange' as const })),
+        reconcile: (key, ctx) => (namespaceAllowed(key.split('/')[0] ?? '') ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' as const })),
         onTerminalError: () => Promise.resolve(),
         log,
-        observe: (key, seconds, outcome) => {
+        observe: (key, seconds, outcome, error) => {
           const [namespace = '', name = ''] = key.split('/');
           metrics.reconcileSeconds.observe({ namespace, name }, seconds);
-          if (outcome !== 'success') metrics.reconcileErrors.inc({ reason: outcome });
+          if (outcome !== 'success') metrics.reconcileErrors.inc({ reason: reasonOf(error) });
         },
       }),
     );
@@ -123,11 +154,24 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     port: server.port,
     async stop(timeoutMs = 30_000) {
       await queue.close(timeoutMs);
+      await watermarks.close();
       abort.abort();
       await Promise.all(informers.all.map((informer) => informer.stopped));
       await server.close();
     },
   };
+}
+
+/** The Redis client of the watermarks; its failures surface on the commands, so connection errors are only logged. */
+function watermarkClient(url: string, log: Logger): ReturnType<typeof createRedisClient> {
+  const client = createRedisClient({ url }, 'producer');
+  client.on('error', (error: Error) => log.debug({ err: error }, 'redis connection error (watermarks)'));
+  return client;
+}
+
+/** The resourceVersion an informer's cache has reached (its last list, event or bookmark). */
+function versionOf(informer: Informer<KubeObject>): () => string | undefined {
+  return () => informer.health().resourceVersion;
 }
 
 function createQueue(config: ControllerConfig, name: string, keys: () => Iterable<string>, log: Logger): WorkQueue {

@@ -2,10 +2,13 @@ import type { KubeObject } from '../kube/informer/index.js';
 import { objectKey } from '../kube/informer/index.js';
 import { applicationSetUpdateNeedsReconcile, applicationUpdateNeedsReconcile, type Watched } from './triggers.js';
 import { SECRET_TYPE_LABEL, type ControllerInformers } from './informers.js';
+import { clusterChangeConcerns, type SecretLabels } from './cluster-routing.js';
+import type { CacheName, Cause } from './watermarks.js';
 
 /** Wires watch events to ApplicationSet keys; handlers only map objects to keys and enqueue, never reconcile. */
 export interface EventRouting {
-  readonly enqueue: (key: string) => void;
+  /** Enqueues `key` because of `cause`, the watch event (cache and resourceVersion) that concerns it. */
+  readonly enqueue: (key: string, cause?: Cause) => void;
   /** True if ApplicationSets of this namespace are this controller's to reconcile. */
   readonly namespaceAllowed: (namespace: string) => boolean;
 }
@@ -17,37 +20,44 @@ function ownerKey(app: KubeObject): string | undefined {
   return owner?.name && app.metadata?.namespace ? `${app.metadata.namespace}/${owner.name}` : undefined;
 }
 
-/** True if any generator of the spec (also nested in matrix and merge) is a clusters generator. */
-export function usesClusterGenerator(spec: unknown, depth = 0): boolean {
-  const generators = (spec as { generators?: unknown } | undefined)?.generators;
-  if (!Array.isArray(generators) || depth > 2) return false;
-  return generators.some((g: Record<string, unknown>) => g?.clusters !== undefined || usesClusterGenerator(g?.matrix, depth + 1) || usesClusterGenerator(g?.merge, depth + 1));
+/** The cause an event of `object` in `cache` gives, when it has a resourceVersion. */
+function causeOf(cache: CacheName, object: KubeObject): Cause | undefined {
+  const resourceVersion = object.metadata?.resourceVersion;
+  return resourceVersion ? { cache, resourceVersion } : undefined;
+}
+
+/** The labels of a cluster Secret; undefined for any other Secret (or none). */
+function clusterLabels(secret: KubeObject | undefined): SecretLabels {
+  const labels = secret?.metadata?.labels;
+  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? (labels) : undefined;
 }
 
 /** Registers the handlers that turn cache changes into queue adds. */
 export function routeEvents(informers: ControllerInformers, routing: EventRouting): void {
-  const addAppSet = (appset: KubeObject): void => {
-    if (routing.namespaceAllowed(appset.metadata?.namespace ?? '')) routing.enqueue(objectKey(appset));
+  const addAppSet = (appset: KubeObject, cause: Cause | undefined): void => {
+    if (routing.namespaceAllowed(appset.metadata?.namespace ?? '')) routing.enqueue(objectKey(appset), cause);
   };
-  informers.applicationSets.on('add', addAppSet);
+  informers.applicationSets.on('add', (appset) => addAppSet(appset, causeOf('applicationSets', appset)));
   informers.applicationSets.on('update', (old, appset) => {
-    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched)) addAppSet(appset);
+    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched)) addAppSet(appset, causeOf('applicationSets', appset));
   });
   // A created Application is the controller's own doing; a changed or deleted one may need reverting.
   const addOwner = (app: KubeObject): void => {
     const key = ownerKey(app);
-    if (key && routing.namespaceAllowed(app.metadata?.namespace ?? '')) routing.enqueue(key);
+    if (key && routing.namespaceAllowed(app.metadata?.namespace ?? '')) routing.enqueue(key, causeOf('applications', app));
   };
   informers.applications.on('update', (old, app) => {
     if (applicationUpdateNeedsReconcile(old as unknown as Watched, app as unknown as Watched)) addOwner(app);
   });
   informers.applications.on('delete', addOwner);
-  const clusterChanged = (secret: KubeObject): void => {
-    if (secret.metadata?.labels?.[SECRET_TYPE_LABEL] !== 'cluster') return;
-    for (const appset of informers.applicationSets.store.list()) if (usesClusterGenerator((appset as { spec?: unknown }).spec)) addAppSet(appset);
+  // Only ApplicationSets whose clusters generator selects the Secret before or after the change care.
+  const clusterChanged = (before: SecretLabels, after: SecretLabels, secret: KubeObject): void => {
+    if (!before && !after) return;
+    const cause = causeOf('secrets', secret);
+    for (const appset of informers.applicationSets.store.list()) if (clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)) addAppSet(appset, cause);
   };
   const secrets = informers.secrets;
-  secrets.on('add', clusterChanged);
-  secrets.on('update', (_old, secret) => clusterChanged(secret));
-  secrets.on('delete', clusterChanged);
+  secrets.on('add', (secret) => clusterChanged(undefined, clusterLabels(secret), secret));
+  secrets.on('update', (old, secret) => clusterChanged(clusterLabels(old), clusterLabels(secret), secret));
+  secrets.on('delete', (secret) => clusterChanged(clusterLabels(secret), undefined, secret));
 }

@@ -15,6 +15,8 @@ export interface GenerateDeps {
   readonly engine: TemplateEngine;
   /** Cluster Secrets this ApplicationSet may see. */
   readonly clusterSecrets: () => readonly V1Secret[];
+  /** Receives each top-level generator entry's run time in seconds, by generator name (failed runs too). */
+  readonly observeGenerator?: (generator: string, seconds: number) => void;
 }
 
 /** The parameter sets of every generator entry, and the shortest requeue interval they ask for. */
@@ -33,11 +35,25 @@ export async function generate(appset: ApplicationSetObject, deps: GenerateDeps,
   const intervals: Array<number | undefined> = [];
   for (const [generatorIndex, entry] of appset.spec.generators.entries()) {
     const field = `spec.generators[${generatorIndex}]`;
-    outputs.push({ generatorIndex, params: await deps.registry.generateEntry(entry, ctx, field) });
+    const started = performance.now();
+    try {
+      outputs.push({ generatorIndex, params: await deps.registry.generateEntry(entry, ctx, field) });
+    } finally {
+      deps.observeGenerator?.(generatorName(entry, deps.registry.names), (performance.now() - started) / 1000);
+    }
     intervals.push(deps.registry.requeueAfterMs(entry, field));
   }
   const defined = intervals.filter((v): v is number => v !== undefined);
   return { outputs, requeueAfterMs: defined.length > 0 ? Math.min(...defined) : undefined };
+}
+
+/**
+ * The generator an entry names (`list`, `git`, …), for a metric label; `unknown` unless it names
+ * exactly one registered generator, so a tenant's spec cannot create label values at will.
+ */
+function generatorName(entry: unknown, known: readonly string[]): string {
+  const keys = Object.keys(entry ?? {}).filter((key) => key !== 'selector');
+  return keys.length === 1 && known.includes(keys[0] as string) ? (keys[0] as string) : 'unknown';
 }
 
 /** Interpolation for generator fields (matrix children, `values`) in the ApplicationSet's own template style. */

@@ -15,6 +15,7 @@ import { renderApplicationSet } from '../templating/render-applicationset.js';
 import type { ApplicationWriter } from './writes/application-writer.js';
 import type { RefreshClearer } from './writes/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from './triggers.js';
+import { tagReason } from './error-reason.js';
 import { GitError } from '../git/errors.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import { isClusterPermitted } from '../tenancy/project.js';
@@ -66,7 +67,7 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
       const outcome: ReconcileOutcome = { kind: 'error', reason: stage.reason, message: stage.message, parametersGenerated: stage.parametersGenerated };
       await reportStatus(deps.reporter, appset, outcome, undefined, ctx.log).catch((e: unknown) => ctx.log.warn({ err: e }, 'could not write the error status'));
       await recordEvent(deps.reporter, appset, { type: 'Warning', reason: stage.reason, message: stage.message }, ctx.log);
-      throw stage.original instanceof Error ? stage.original : new Error(stage.message);
+      throw tagReason(stage.original instanceof Error ? stage.original : new Error(stage.message), stage.reason);
     }
   };
 }
@@ -91,7 +92,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   });
   const result = await executePlan(plan, deps.writer);
   await announceChanges(deps, appset, result, ctx);
-  const problem = firstProblem(plan, result);
+  const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new StageError(problem.reason, true, problem.error);
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log);
   if (appset.metadata.annotations?.[REFRESH_ANNOTATION] !== undefined) await deps.refresh.clear(appset.metadata);
@@ -145,16 +146,16 @@ function asTerminalIfSpecError(error: unknown): unknown {
 }
 
 /** The first thing that keeps the ApplicationSet from being up to date, as a condition reason and error. */
-function firstProblem(plan: Plan, result: ExecutionResult): { reason: string; error: Error } | undefined {
+function firstProblem(plan: Plan, result: ExecutionResult, requeueAfterMs: number | undefined): { reason: string; error: Error } | undefined {
   const conflict = plan.conflicts[0];
   if (conflict) {
     const more = plan.conflicts.length > 1 ? ` (and ${plan.conflicts.length - 1} more)` : '';
-    return { reason: Reason.UpdateApplicationError, error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`) };
+    return { reason: Reason.UpdateApplicationError, error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`, { requeueAfterMs }) };
   }
   if (plan.deletionRefused) {
     const { wanted, owned, allowed } = plan.deletionRefused;
     const message = `refusing to delete ${wanted} of ${owned} Applications in one reconcile (at most ${allowed} allowed); if this is intended, annotate the ApplicationSet with appset-controller.io/allow-mass-deletion: "true"`;
-    return { reason: Reason.DeleteApplicationError, error: new TerminalError(message) };
+    return { reason: Reason.DeleteApplicationError, error: new TerminalError(message, { requeueAfterMs }) };
   }
   const failure = result.failures[0];
   if (failure) {

@@ -22,8 +22,8 @@ export interface RunnerOptions {
   /** Records a bad spec (condition and Event); the key then waits for the ApplicationSet to change. */
   readonly onTerminalError: (key: string, error: TerminalError, ctx: ReconcileContext) => Promise<void>;
   readonly log: Logger;
-  /** Observes each reconcile's duration and outcome. */
-  readonly observe?: (key: string, seconds: number, outcome: 'success' | 'terminal' | 'error') => void;
+  /** Observes each reconcile's duration and outcome, and the error when it failed. */
+  readonly observe?: (key: string, seconds: number, outcome: 'success' | 'terminal' | 'error', error?: unknown) => void;
 }
 
 /**
@@ -44,11 +44,12 @@ export function createReconcileHandler(options: RunnerOptions): WorkHandler {
       if (error instanceof TerminalError) {
         ctx.log.warn({ err: error }, 'reconcile refused the ApplicationSet; waiting for it to change');
         await options.onTerminalError(key, error, ctx);
-        options.observe?.(key, seconds(), 'terminal');
+        options.observe?.(key, seconds(), 'terminal', error);
+        if (error.requeueAfterMs !== undefined) await options.queue.addAfter(key, error.requeueAfterMs);
         return;
       }
       ctx.log.error({ err: error }, 'reconcile failed; retrying with backoff');
-      options.observe?.(key, seconds(), 'error');
+      options.observe?.(key, seconds(), 'error', error);
       throw error;
     }
     options.observe?.(key, seconds(), 'success');

@@ -18,7 +18,11 @@ export interface QueueFigures {
 /** Where the scrape-time metrics come from; set once the parts exist. */
 export interface MetricSources {
   applicationSets?: () => Iterable<ApplicationSetSummary>;
-  queue?: () => QueueFigures;
+  queue?: () => QueueFigures | Promise<QueueFigures>;
+  /** Returns and clears the add-to-start latencies (ms) recorded since the last call. */
+  queueLatencySamplesMs?: () => readonly number[];
+  /** Retries this replica scheduled since it started (cumulative). */
+  queueRetries?: () => number;
 }
 
 /** The controller's Prometheus metrics: Argo CD's names where it has them, `appset_*` for the rest. */
@@ -33,6 +37,8 @@ export interface ControllerMetrics {
   readonly queueAddToStartSeconds: Histogram;
   readonly webhookRequests: Counter<'provider' | 'result'>;
   readonly webhookEnqueuedPerPush: Histogram;
+  /** How long reconciles waited for this replica's caches to reach the event that enqueued them. */
+  readonly cacheWaitSeconds: Histogram;
   /** Scrape-time sources; assign when the store and queue are up. */
   readonly sources: MetricSources;
 }
@@ -41,6 +47,7 @@ export interface ControllerMetrics {
 export function createControllerMetrics(registry: Registry): ControllerMetrics {
   const registers = [registry];
   const sources: MetricSources = {};
+  let retriesReported = 0; // the queue counts cumulatively; the Counter gets the difference at each scrape
   new Gauge({
     name: 'argocd_appset_info',
     help: 'Information about ApplicationSets; value 1.',
@@ -65,8 +72,8 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     name: 'appset_queue_depth',
     help: 'Keys waiting in the work queue.',
     registers,
-    collect() {
-      const figures = sources.queue?.();
+    async collect() {
+      const figures = await sources.queue?.();
       if (figures) this.set(figures.depth);
     },
   });
@@ -77,11 +84,29 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     generatorSeconds: new Histogram({ name: 'appset_generator_duration_seconds', help: 'Generator run time in seconds, by generator.', labelNames: ['generator'], registers }),
     gitSeconds: new Histogram({ name: 'appset_git_duration_seconds', help: 'Git operation time in seconds, by operation.', labelNames: ['operation'], registers }),
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),
-    queueRetries: new Counter({ name: 'appset_queue_retries_total', help: 'Keys re-added after a failed reconcile.', registers }),
+    queueRetries: new Counter({
+      name: 'appset_queue_retries_total',
+      help: 'Keys re-added after a failed reconcile.',
+      registers,
+      collect() {
+        const total = sources.queueRetries?.() ?? retriesReported;
+        if (total > retriesReported) this.inc(total - retriesReported);
+        retriesReported = Math.max(total, retriesReported);
+      },
+    }),
     queueAddToStartSeconds: new Histogram({
       name: 'appset_queue_add_to_start_seconds',
       help: 'Time from a key being added to its reconcile starting, in seconds.',
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+      registers,
+      collect() {
+        for (const ms of sources.queueLatencySamplesMs?.() ?? []) this.observe(ms / 1000);
+      },
+    }),
+    cacheWaitSeconds: new Histogram({
+      name: 'appset_cache_wait_seconds',
+      help: "Time a reconcile waited for this replica's caches to reach the event that enqueued it, in seconds.",
+      buckets: [0, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
       registers,
     }),
     webhookRequests: new Counter({ name: 'appset_webhook_requests_total', help: 'Webhook requests by provider and result.', labelNames: ['provider', 'result'], registers }),

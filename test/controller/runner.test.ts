@@ -43,6 +43,22 @@ describe('reconcile runner', () => {
     assert.equal(runs.get('ns/quiet'), 1);
   });
 
+  it('reconsiders a refusal at the requeue interval the TerminalError carries, without backoff retries', async () => {
+    let runs = 0;
+    const reported: string[] = [];
+    run(
+      () => {
+        runs++;
+        return Promise.reject(new TerminalError('refusing to delete 3 of 3 Applications', { requeueAfterMs: 20 }));
+      },
+      (key) => reported.push(key),
+    );
+    await queue.add('team-a/guarded');
+    await waitFor(() => runs >= 3, { what: 'the refusal to be reconsidered twice', timeoutMs: 5_000 });
+    assert.equal(reported.length >= 2, true, 'each refusal is reported');
+    assert.equal(queue.counters().retries, 0, 'reconsidered by requeue, not by backoff');
+  });
+
   it('reports a TerminalError once and does not retry it', async () => {
     let runs = 0;
     const reported: string[] = [];

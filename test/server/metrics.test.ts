@@ -20,4 +20,28 @@ describe('controller metrics', () => {
     text = await registry.metrics();
     assert.doesNotMatch(text, /guestbook",resource_update_status/, 'a deleted ApplicationSet leaves the info metric');
   });
+
+  it('drains queue latency samples into the add-to-start histogram and turns cumulative retries into a counter', async () => {
+    const registry = new Registry();
+    const metrics = createControllerMetrics(registry);
+    let samples = [2, 400];
+    let retries = 3;
+    metrics.sources.queueLatencySamplesMs = () => {
+      const taken = samples;
+      samples = [];
+      return taken;
+    };
+    metrics.sources.queueRetries = () => retries;
+    metrics.sources.queue = () => Promise.resolve({ depth: 7 });
+    let text = await registry.metrics();
+    assert.match(text, /^appset_queue_add_to_start_seconds_count 2$/m);
+    assert.match(text, /^appset_queue_add_to_start_seconds_bucket\{le="0.005"\} 1$/m);
+    assert.match(text, /^appset_queue_retries_total 3$/m);
+    assert.match(text, /^appset_queue_depth 7$/m);
+    samples = [10];
+    retries = 5;
+    text = await registry.metrics();
+    assert.match(text, /^appset_queue_add_to_start_seconds_count 3$/m, 'samples are counted once');
+    assert.match(text, /^appset_queue_retries_total 5$/m);
+  });
 });

@@ -77,3 +77,13 @@ export function createEventRecorder(kc: KubeConfig, options: EventRecorderOption
     },
   };
 }
+
+/** An {@link EventRecorder} for `--dry-run`: logs each Event it would record and writes nothing. */
+export function createLoggingEventRecorder(log: { info(object: object, message: string): void }): EventRecorder {
+  return {
+    record(subject, event) {
+      log.info({ appset: `${subject.namespace}/${subject.name}`, event }, 'dry run: would record an Event');
+      return Promise.resolve();
+    },
+  };
+}
