@@ -12,7 +12,8 @@ import { ConvergenceWatch } from '../test/system/convergence.js';
 import { ReplicaProcess, unhandledErrors } from '../test/system/controller-process.js';
 import { apiServerRequests, cpuSeconds, requestDelta, rssMiB } from '../test/system/proc-stats.js';
 import { renderExpected, workloadManifests, type WorkloadShape } from '../test/system/workload.js';
-import { applyAll, ceilingObjects, createAppSets, prepareNamespace, setRevision } from './system-cluster.js';
+import { createAppSets, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
+import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 
 /** Concurrency of one reconcile's writes: `executePlan`'s default in src/controller/execute-plan.ts. */

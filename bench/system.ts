@@ -3,7 +3,6 @@
 // Redis) against the ceiling (a plain client server-side applying the same objects with the same
 // number of writes in flight), the same for an update wave, idle cost with resync on, memory per
 // replica, and webhook push -> Application latency. Sizes are flags: see bench/system-options.ts.
-import { join } from 'node:path';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../test/env/environment.js';
 import { GitFixtures } from '../test/env/git-fixtures.js';

@@ -82,7 +82,7 @@ export class ReplicaProcess {
 export function unhandledErrors(lines: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
   return lines.filter((line) => {
     if ('raw' in line) return true;
-    const text = `${String(line['msg'] ?? '')} ${JSON.stringify(line['err'] ?? '')}`;
+    const text = JSON.stringify([line['msg'], line['err']]);
     return Number(line['level'] ?? 0) >= 60 || /uncaught|unhandled/i.test(text);
   });
 }

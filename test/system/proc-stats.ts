@@ -27,8 +27,9 @@ export async function apiServerRequests(env: TestEnvironment): Promise<RequestCo
   if (answer.status !== 200) throw new Error(`kube-apiserver /metrics answered ${answer.status}`);
   const counts: RequestCounts = new Map();
   for (const match of answer.body.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)$/gm)) {
-    const labels = Object.fromEntries([...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    const key = `${labels['verb'] ?? '?'} ${labels['resource'] ?? '?'}${labels['subresource'] ? `/${labels['subresource']}` : ''}`;
+    const labels = new Map([...(match[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l): [string, string] => [l[1] ?? '', l[2] ?? '']));
+    const subresource = labels.get('subresource');
+    const key = `${labels.get('verb') ?? '?'} ${labels.get('resource') ?? '?'}${subresource ? `/${subresource}` : ''}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(match[2]));
   }
   return counts;
