@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ApiException } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ApplicationSetObject } from './applicationset.js';
@@ -26,7 +27,8 @@ export async function reportStatus(reporter: Reporter, appset: ApplicationSetObj
   const resources = owned ? resourceStatus(owned, reporter.maxResourcesStatus) : { resources: [...(previous?.resources ?? [])], resourcesCount: previous?.resourcesCount ?? 0 };
   const unchanged =
     !conditionsDiffer(previous?.conditions, conditions) &&
-    JSON.stringify(previous?.resources ?? []) === JSON.stringify(resources.resources) &&
+    // Key order differs: the API server returns stored objects with alphabetically sorted keys.
+    isDeepStrictEqual(previous?.resources ?? [], resources.resources) &&
     (previous?.resourcesCount ?? 0) === resources.resourcesCount;
   if (unchanged) return;
   try {

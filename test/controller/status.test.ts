@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { conditionsDiffer, conditionsFor, mergeConditions, Reason } from '../../src/controller/conditions.js';
+import { pino } from 'pino';
+import type { ApplicationSetObject } from '../../src/controller/applicationset.js';
+import { reportStatus, type Reporter } from '../../src/controller/report.js';
 import { resourceStatus } from '../../src/controller/resource-status.js';
 import { appliedLive, desired, liveFrom } from './application-fixtures.js';
 
@@ -52,5 +55,36 @@ describe('status.resources', () => {
     assert.deepEqual(resources.map((r) => r.name), ['a', 'b']);
     assert.deepEqual(resources[0], { group: 'argoproj.io', version: 'v1alpha1', kind: 'Application', name: 'a', namespace: 'team-a', status: 'Synced', health: { status: 'Healthy' } });
     assert.equal(resourceStatus(apps, 0).resources.length, 3);
+  });
+});
+
+describe('reportStatus', () => {
+  /** What the API server hands back: stored custom resources come with alphabetically sorted keys. */
+  const asServerReturns = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v)));
+  const apps = ['a', 'b'].map((n) => liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })));
+  const reporterWriting = (writes: unknown[]): Reporter => ({
+    status: { write: (_target, status) => Promise.resolve(void writes.push(status)) },
+    events: { record: () => Promise.resolve() },
+    now: () => new Date(T2),
+    maxResourcesStatus: 0,
+  });
+  const appsetWithStatus = (status: unknown): ApplicationSetObject => ({
+    apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet',
+    metadata: { name: 'guestbook', namespace: 'team-a', uid: 'uid', resourceVersion: '7' },
+    spec: { generators: [], template: { metadata: {}, spec: {} } },
+    status,
+  } as unknown as ApplicationSetObject);
+  const stored = asServerReturns({ conditions: mergeConditions(undefined, conditionsFor({ kind: 'success' }), T1), ...resourceStatus(apps, 0) });
+
+  it('writes nothing when the stored status (keys sorted by the server) already says the same', async () => {
+    const writes: unknown[] = [];
+    await reportStatus(reporterWriting(writes), appsetWithStatus(stored), { kind: 'success' }, apps, pino({ enabled: false }));
+    assert.deepEqual(writes, [], 'an idle resync costs no status write');
+  });
+
+  it('writes when an owned Application changed', async () => {
+    const writes: unknown[] = [];
+    await reportStatus(reporterWriting(writes), appsetWithStatus(stored), { kind: 'success' }, apps.slice(0, 1), pino({ enabled: false }));
+    assert.equal(writes.length, 1);
   });
 });

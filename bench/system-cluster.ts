@@ -1,0 +1,30 @@
+// The ceiling of the system benchmark: a plain client writing the same Applications the controller
+// would, with no controller involved.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { liveFieldRulesOf, identityOf, type ApplicationSetObject } from '../src/controller/applicationset.js';
+import { applyIntent } from '../src/controller/apply-intent.js';
+import { desiredApplication } from '../src/controller/desired-application.js';
+import type { Application } from '../src/controller/objects.js';
+import { createApplicationWriter } from '../src/controller/writes/application-writer.js';
+import type { Application as RenderedApplication } from '../src/templating/applicationset-types.js';
+import { pool } from '../test/system/cluster-setup.js';
+import { appSetOf } from '../test/system/workload.js';
+
+/**
+ * The exact objects the controller would apply for `expected` in the namespace of `appsets`: the
+ * rendered Application, owned by its ApplicationSet, stamped with the intent hash.
+ */
+export function ceilingObjects(expected: ReadonlyMap<string, RenderedApplication>, appsets: readonly ApplicationSetObject[]): Application[] {
+  const byName = new Map(appsets.map((a) => [a.metadata.name, a]));
+  return [...expected.values()].map((rendered) => {
+    const appset = byName.get(appSetOf(rendered.metadata.name));
+    if (!appset) throw new Error(`no ApplicationSet for ${rendered.metadata.name}`);
+    return applyIntent(desiredApplication(rendered, identityOf(appset)), undefined, liveFieldRulesOf(appset));
+  });
+}
+
+/** The ceiling: server-side applies `objects` with the controller's own writer, `concurrency` in flight. */
+export async function applyAll(kc: KubeConfig, objects: readonly Application[], concurrency: number): Promise<void> {
+  const writer = createApplicationWriter(kc, { dryRun: false });
+  await pool(objects.map((app) => () => writer.apply(app)), concurrency);
+}

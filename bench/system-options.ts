@@ -1,0 +1,52 @@
+import { parseArgs } from 'node:util';
+
+/** Sizes and windows of one system benchmark run. */
+export interface SystemBenchOptions {
+  readonly appSets: number;
+  readonly appsPerSet: number;
+  /** Reconciles in flight across all replicas (split evenly between them). */
+  readonly totalReconciles: number;
+  readonly idleSeconds: number;
+  readonly resyncPeriod: string;
+  readonly pushes: number;
+  readonly convergeTimeoutSeconds: number;
+  /** Write the results file (off for quick trial runs at small sizes). */
+  readonly write: boolean;
+}
+
+const positive = (name: string, raw: string | undefined, fallback: number): number => {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${raw}"`);
+  return value;
+};
+
+/** Reads the benchmark's flags; a bad value is an error naming the flag. */
+export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'app-sets': { type: 'string' },
+      'apps-per-set': { type: 'string' },
+      'total-reconciles': { type: 'string' },
+      'idle-seconds': { type: 'string' },
+      'resync-period': { type: 'string' },
+      pushes: { type: 'string' },
+      'converge-timeout-seconds': { type: 'string' },
+      'no-write': { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const totalReconciles = positive('total-reconciles', values['total-reconciles'], 10);
+  if (totalReconciles % 2 !== 0) throw new Error('--total-reconciles must be even: it is split between 1 and 2 replicas');
+  return {
+    appSets: positive('app-sets', values['app-sets'], 100),
+    appsPerSet: positive('apps-per-set', values['apps-per-set'], 100),
+    totalReconciles,
+    idleSeconds: positive('idle-seconds', values['idle-seconds'], 120),
+    resyncPeriod: values['resync-period'] ?? '1m',
+    pushes: positive('pushes', values.pushes, 20),
+    convergeTimeoutSeconds: positive('converge-timeout-seconds', values['converge-timeout-seconds'], 1800),
+    write: values['no-write'] !== true,
+  };
+}

@@ -1,0 +1,159 @@
+// Phases of the system benchmark. Each takes a namespace that only it uses, so runs never see each
+// other's objects; the API server, etcd, Redis and Git server are shared, as in a real cluster.
+import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { TestEnvironment } from '../test/env/environment.js';
+import type { GitRepo } from '../test/env/git-fixtures.js';
+import { waitFor } from '../test/env/wait-for.js';
+import { ConvergenceWatch } from '../test/system/convergence.js';
+import { ReplicaProcess, unhandledErrors } from '../test/system/controller-process.js';
+import { apiServerRequests, cpuSeconds, requestDelta, rssMiB } from '../test/system/proc-stats.js';
+import { renderExpected, workloadManifests, type WorkloadShape } from '../test/system/workload.js';
+import { createAppSets, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
+import { applyAll, ceilingObjects } from './system-cluster.js';
+import type { SystemBenchOptions } from './system-options.js';
+
+/** Concurrency of one reconcile's writes: `executePlan`'s default in src/controller/execute-plan.ts. */
+export const WRITES_PER_RECONCILE = 20;
+const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** What every phase needs. */
+export interface BenchContext {
+  readonly env: TestEnvironment;
+  readonly kc: KubeConfig;
+  readonly repo: GitRepo;
+  readonly options: SystemBenchOptions;
+  readonly signal: AbortSignal;
+}
+
+const shapeOf = (options: SystemBenchOptions): WorkloadShape => ({ appSets: options.appSets, appsPerSet: options.appsPerSet });
+
+/** A namespace with the workload's manifests, what they should render to, and a watch on its Applications. */
+export async function workloadNamespace(ctx: BenchContext, name: string, revision: string, webhookSecret?: string) {
+  await prepareNamespace(ctx.kc, name, ctx.env.info(), webhookSecret);
+  const manifests = workloadManifests(shapeOf(ctx.options), name, ctx.repo.httpUrl, revision);
+  const expected = await renderExpected(manifests, ctx.repo.httpUrl, ctx.repo.barePath);
+  const watch = new ConvergenceWatch(ctx.kc, name, ctx.signal);
+  await watch.ready();
+  watch.expect(expected);
+  return { name, manifests, expected, watch };
+}
+
+/** Seconds the ceiling client takes to server-side apply every expected Application of a fresh namespace. */
+export async function ceilingCreate(ctx: BenchContext, concurrency: number) {
+  const space = await workloadNamespace(ctx, 'ceiling', 'v1');
+  const appsets = await createAppSets(ctx.kc, space.manifests);
+  const objects = ceilingObjects(space.expected, appsets);
+  const start = performance.now();
+  await applyAll(ctx.kc, objects, concurrency);
+  const end = await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, 'ceiling');
+  return { space, appsets, seconds: round((end - start) / 1000) };
+}
+
+/** Seconds the ceiling client takes to apply the update wave (revision `v2`) over the ceiling namespace. */
+export async function ceilingUpdate(ctx: BenchContext, ceiling: Awaited<ReturnType<typeof ceilingCreate>>, concurrency: number): Promise<number> {
+  const manifests = workloadManifests(shapeOf(ctx.options), 'ceiling', ctx.repo.httpUrl, 'v2');
+  const expected = await renderExpected(manifests, ctx.repo.httpUrl, ctx.repo.barePath);
+  ceiling.space.watch.expect(expected);
+  const start = performance.now();
+  await applyAll(ctx.kc, ceilingObjects(expected, ceiling.appsets), concurrency);
+  return round(((await ceiling.space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, 'ceiling update')) - start) / 1000);
+}
+
+/** Starts `count` replicas sharing the reconcile budget, all watching `namespace`. */
+export async function startReplicas(ctx: BenchContext, namespace: string, count: number, extraArgs: readonly string[] = []): Promise<ReplicaProcess[]> {
+  const each = ctx.options.totalReconciles / count;
+  const replicas: ReplicaProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    replicas.push(await ReplicaProcess.start({
+      name: `${namespace}-replica-${i}`,
+      kubeconfigPath: ctx.env.apiServer.kubeconfigPath,
+      namespace,
+      redisUrl: ctx.env.redis.url,
+      logDir: ctx.env.run.logDir,
+      gitCacheDir: mkdtempSync(join(ctx.env.run.root, `git-cache-${namespace}-${i}-`)),
+      args: [`--concurrent-reconciliations=${each}`, `--resync-period=${ctx.options.resyncPeriod}`, ...extraArgs],
+    }));
+  }
+  return replicas;
+}
+
+/** Seconds from creating every ApplicationSet to every Application being equal to the render, with `count` replicas. */
+export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string) {
+  const space = await workloadNamespace(ctx, `controller-${count}`, 'v1', webhookSecret);
+  const replicas = await startReplicas(ctx, space.name, count, webhookSecret ? ['--webhook-secret=hooks'] : []);
+  const start = performance.now();
+  await createAppSets(ctx.kc, space.manifests);
+  const end = await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `${count} replica(s)`);
+  return { space, replicas, seconds: round((end - start) / 1000), rssMiB: replicas.map((r) => rssMiB(r.process.pid ?? 0)) };
+}
+
+/** Seconds from changing the revision in every ApplicationSet to every Application carrying it. */
+export async function controllerUpdate(ctx: BenchContext, run: Awaited<ReturnType<typeof controllerCreate>>): Promise<number> {
+  const manifests = workloadManifests(shapeOf(ctx.options), run.space.name, ctx.repo.httpUrl, 'v2');
+  run.space.watch.expect(await renderExpected(manifests, ctx.repo.httpUrl, ctx.repo.barePath));
+  const start = performance.now();
+  await setRevision(ctx.kc, manifests, 'v2');
+  return round(((await run.space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, 'update wave')) - start) / 1000);
+}
+
+/** CPU (cores) of the replicas and the API server, and API requests per minute, while nothing changes. */
+export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProcess[]) {
+  const pids = replicas.map((r) => r.process.pid ?? 0);
+  const apiPid = ctx.env.apiServer.process.pid ?? 0;
+  const cpuBefore = pids.map(cpuSeconds);
+  const apiCpuBefore = cpuSeconds(apiPid);
+  const requestsBefore = await apiServerRequests(ctx.env);
+  await sleep(ctx.options.idleSeconds * 1000);
+  const requests = requestDelta(requestsBefore, await apiServerRequests(ctx.env));
+  const minutes = ctx.options.idleSeconds / 60;
+  const perMinute = Object.fromEntries(Object.entries(requests).map(([key, n]) => [key, round(n / minutes, 1)]));
+  const ours = Object.entries(requests).filter(([key]) => /applications|applicationsets|events/.test(key)).reduce((sum, [, n]) => sum + n, 0);
+  return {
+    seconds: ctx.options.idleSeconds,
+    replicaCores: pids.map((pid, i) => round((cpuSeconds(pid) - (cpuBefore[i] ?? 0)) / ctx.options.idleSeconds, 4)),
+    apiServerCores: round((cpuSeconds(apiPid) - apiCpuBefore) / ctx.options.idleSeconds, 4),
+    requestsPerMinuteAll: round(Object.values(requests).reduce((a, b) => a + b, 0) / minutes, 1),
+    requestsPerMinuteArgoprojAndEvents: round(ours / minutes, 1),
+    requestsPerMinuteByVerbResource: perMinute,
+  };
+}
+
+/** Push → Application present latencies (ms) over `pushes` signed GitHub pushes, alternating replicas. */
+export async function webhookLatency(ctx: BenchContext, namespace: string, replicas: readonly ReplicaProcess[], secret: string, hooks: GitRepo): Promise<number[]> {
+  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
+  const G = { group: 'argoproj.io', version: 'v1alpha1' };
+  const spec = {
+    generators: [{ git: { repoURL: hooks.httpUrl, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: 'apps/*' }] } }],
+    template: { metadata: { name: 'hooked-{{path.basename}}' }, spec: { project: 'default', source: { repoURL: hooks.httpUrl, targetRevision: 'HEAD', path: '{{path}}' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{path.basename}}' } } },
+  };
+  await custom.createNamespacedCustomObject({ ...G, namespace, plural: 'applicationsets', body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'hooked' }, spec } });
+  const exists = (name: string) => custom.getNamespacedCustomObject({ ...G, namespace, plural: 'applications', name }).then(() => true, () => false);
+  await waitFor(() => exists('hooked-base'), { what: 'the webhook ApplicationSet to converge', timeoutMs: 120_000 });
+  const latencies: number[] = [];
+  for (let i = 0; i < ctx.options.pushes; i++) {
+    await hooks.commit({ [`apps/push-${i}/kustomization.yaml`]: 'resources: []\n' }, `push ${i}`);
+    const body = JSON.stringify({ ref: 'refs/heads/main', repository: { html_url: hooks.httpUrl.replace(/\.git$/, ''), default_branch: 'main' } });
+    const replica = replicas[i % replicas.length];
+    const start = performance.now();
+    const response = await fetch(`http://127.0.0.1:${replica?.port ?? 0}/api/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+      body,
+    });
+    if (response.status !== 202) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
+    await waitFor(() => exists(`hooked-push-${i}`), { what: `the Application of push ${i}`, timeoutMs: 60_000, intervalMs: 20 });
+    latencies.push(round(performance.now() - start, 1));
+  }
+  return latencies;
+}
+
+/** Unhandled errors in the replicas' logs (none expected); stops them. */
+export async function stopReplicas(replicas: readonly ReplicaProcess[]): Promise<number> {
+  const errors = replicas.flatMap((r) => unhandledErrors(r.logLines()));
+  await Promise.all(replicas.map((r) => r.process.stop('SIGTERM', 30_000)));
+  return errors.length;
+}

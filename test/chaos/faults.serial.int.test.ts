@@ -1,0 +1,128 @@
+// Chaos suite: two controller replicas (real child processes sharing BullMQ on Redis) converge 1,000
+// Applications on a private environment while faults hit them: a replica is SIGKILLed, Redis restarts,
+// kube-apiserver restarts, and etcd is compacted past every watch. Each fault lands in the middle of
+// an update wave; afterwards the cluster must equal the render, with every Application's first UID.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { TestEnvironment } from '../env/environment.js';
+import { GitFixtures, type GitRepo } from '../env/git-fixtures.js';
+import { waitFor } from '../env/wait-for.js';
+import { createAppSets, prepareNamespace, setRevision } from '../system/cluster-setup.js';
+import { ConvergenceWatch } from '../system/convergence.js';
+import { ReplicaProcess, unhandledErrors } from '../system/controller-process.js';
+import { createWorkloadRepo, renderExpected, workloadManifests, type AppSetManifest } from '../system/workload.js';
+
+const SHAPE = { appSets: 10, appsPerSet: 100 };
+const NAMESPACE = 'chaos';
+const CONVERGE_MS = 180_000;
+/** Faults strike once this many Applications of a wave are done: mid-wave, not before or after it. */
+const STRIKE_AFTER = 50;
+
+describe('chaos: two replicas converge 1,000 Applications through crashes and restarts', { timeout: 600_000 }, () => {
+  let env: TestEnvironment;
+  let repo: GitRepo;
+  let watch: ConvergenceWatch;
+  const replicas: ReplicaProcess[] = [];
+  const abort = new AbortController();
+  const recoveries: Record<string, number> = {};
+
+  const manifestsAt = (revision: string): AppSetManifest[] => workloadManifests(SHAPE, NAMESPACE, repo.httpUrl, revision);
+  const expectRevision = async (revision: string): Promise<void> => watch.expect(await renderExpected(manifestsAt(revision), repo.httpUrl, repo.barePath));
+  const startReplica = (i: number): Promise<ReplicaProcess> => ReplicaProcess.start({
+    name: `chaos-replica-${i}`,
+    kubeconfigPath: env.apiServer.kubeconfigPath,
+    namespace: NAMESPACE,
+    redisUrl: env.redis.url,
+    logDir: env.run.logDir,
+    gitCacheDir: mkdtempSync(join(env.run.root, `git-cache-${i}-`)),
+    // The resync is the safety net after Redis loses its queue; short, so recovery stays bounded here.
+    args: ['--concurrent-reconciliations=4', '--resync-period=15s'],
+  });
+
+  /** Starts the wave, strikes mid-wave, and returns seconds from the fault to full convergence. */
+  const faultDuringWave = async (name: string, startWave: () => Promise<void>, fault: () => Promise<void>): Promise<void> => {
+    await startWave();
+    await waitFor(() => watch.matched >= STRIKE_AFTER, { what: `${STRIKE_AFTER} Applications of the wave before ${name}`, timeoutMs: CONVERGE_MS, intervalMs: 20 });
+    const doneAtFault = watch.matched;
+    const struck = performance.now();
+    await fault();
+    const converged = await watch.converged(CONVERGE_MS, `convergence after ${name}`);
+    recoveries[name] = Math.round((converged - struck) / 100) / 10;
+    console.log(`chaos: ${name}: struck with ${doneAtFault}/${SHAPE.appSets * SHAPE.appsPerSet} done; converged ${recoveries[name]} s after the fault`);
+    assert.ok(doneAtFault < SHAPE.appSets * SHAPE.appsPerSet, `${name} struck after the wave had already converged`);
+  };
+  const wave = (revision: string) => async (): Promise<void> => {
+    await expectRevision(revision);
+    await setRevision(kc(), manifestsAt(revision), revision);
+  };
+  const kc = () => loadKubeConfig(env.apiServer.kubeconfigPath);
+  // On a loaded machine the API server can take longer than one ready() wait (90 s) to come back.
+  const restartApiServer = async (): Promise<void> => {
+    await env.apiServer.process.restart();
+    await waitFor(() => env.apiServer.ready().then(() => true), { what: 'kube-apiserver back after its restart', timeoutMs: 300_000 });
+  };
+
+  before(async () => {
+    env = await TestEnvironment.start();
+    const info = env.info();
+    repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'chaos', SHAPE);
+    await prepareNamespace(kc(), NAMESPACE, info);
+    watch = new ConvergenceWatch(kc(), NAMESPACE, abort.signal);
+    await watch.ready();
+    for (let i = 0; i < 2; i++) replicas.push(await startReplica(i));
+  });
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.process.stop('SIGTERM', 15_000)));
+    abort.abort();
+    await env.stop();
+    console.log(`chaos: recovery seconds ${JSON.stringify(recoveries)}`);
+  });
+
+  it('SIGKILL of one replica mid-creation: the other finishes, the killed jobs run again', async () => {
+    await faultDuringWave('SIGKILL replica', async () => {
+      await expectRevision('v1');
+      await createAppSets(kc(), manifestsAt('v1'));
+    }, async () => {
+      await replicas[0]?.process.kill();
+    });
+    // The crashed pod comes back, as a Deployment would bring it back.
+    await replicas[0]?.start();
+  });
+
+  it('Redis restart mid-wave (the queue is lost: no persistence): the resync re-adds every key', async () => {
+    await faultDuringWave('Redis restart', wave('v2'), async () => {
+      await env.redis.process.restart();
+      await env.redis.ready();
+    });
+  });
+
+  it('kube-apiserver restart mid-wave: watches resume, writes are retried', async () => {
+    await faultDuringWave('kube-apiserver restart', wave('v3'), async () => {
+      await restartApiServer();
+    });
+  });
+
+  it('etcd compacted past every watch mid-wave: watches get 410 Gone and relist', async () => {
+    const gonesBefore = watch.health().gones;
+    await faultDuringWave('etcd compaction', wave('v4'), async () => {
+      await env.etcd.compact();
+      // A fresh API server has no watch cache to serve old revisions from: every resumed watch asks etcd.
+      await restartApiServer();
+    });
+    assert.ok(watch.health().gones > gonesBefore, 'the fault really expired a watch (410 Gone seen by the test watch)');
+  });
+
+  it('afterwards: the cluster equals the render, nothing was deleted or recreated, no unhandled error', async () => {
+    await expectRevision('v4');
+    await watch.converged(CONVERGE_MS, 'the final state');
+    assert.deepEqual(watch.extras(), []);
+    assert.deepEqual(watch.recreated(), { changedUid: [], deleted: [] });
+    for (const replica of replicas) {
+      assert.ok(replica.process.running, `${replica.process.name} is still running`);
+      assert.deepEqual(unhandledErrors(replica.logLines()), [], `${replica.process.name} logged no unhandled error`);
+    }
+  });
+});
