@@ -6,6 +6,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { getText } from '../src/kube/informer/kube-request.js';
+import { loadKubeConfig } from '../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../test/env/environment.js';
 import { sampleApplication } from '../test/fixtures.js';
 import { ApiWriter } from '../test/kube/informer/cluster-objects.js';
@@ -27,6 +30,8 @@ interface Sample {
   heapGrowthPerObject: number;
   /** Heap freed by stopping and dropping the informer, per object: the cache alone, without JIT code. */
   heapFreedAtStopPerObject: number;
+  /** Objects the API server read from etcd for the sync; the rest came from its watch cache. */
+  etcdObjects: number;
 }
 
 const CONTENDERS = ['ours-paged-500', 'ours-paged-500-drop-managed-fields', 'ours-unpaged', 'client-node-makeInformer'] as const;
@@ -40,10 +45,24 @@ const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
 const probe = fileURLToPath(new URL('./informer-probe.js', import.meta.url));
 
 async function measure(contender: string, kubeconfig: string, serverPids: number[]): Promise<Sample> {
+  const kc = loadKubeConfig(kubeconfig);
+  const etcdBefore = await etcdListedObjects(kc);
   const serverBefore = cpuMsOf(serverPids);
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', probe, contender, kubeconfig, PATH, String(OBJECTS)]);
   // Taken after the probe exits, so it also counts serving the watch it opened; the same for every contender.
-  return { ...(JSON.parse(stdout) as Omit<Sample, 'serverCpuMs'>), serverCpuMs: cpuMsOf(serverPids) - serverBefore };
+  const serverCpuMs = cpuMsOf(serverPids) - serverBefore;
+  return { ...(JSON.parse(stdout) as Omit<Sample, 'serverCpuMs' | 'etcdObjects'>), serverCpuMs, etcdObjects: (await etcdListedObjects(kc)) - etcdBefore };
+}
+
+/**
+ * Applications the API server has read from etcd for lists so far (its storage metric). A list it serves
+ * from its watch cache reads none: a consistent list without `limit` is served there, while the continued
+ * pages of a paginated list are read from etcd, where each object is also decoded again.
+ */
+async function etcdListedObjects(kc: KubeConfig): Promise<number> {
+  const metrics = await getText(kc, '/metrics', {}, AbortSignal.timeout(60_000));
+  const line = metrics.split('\n').find((l) => l.startsWith('apiserver_storage_list_fetched_objects_total{') && l.includes('resource="applications"'));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : NaN;
 }
 
 /** User plus system CPU of the processes, from /proc/<pid>/stat (clock ticks of 10 ms on Linux). */
@@ -106,6 +125,7 @@ function summarize(name: string, list: Sample[], baseline: Sample[]) {
     serverCpuMsMedian: med((s) => s.serverCpuMs),
     heapGrowthPerObjectMedian: med((s) => s.heapGrowthPerObject),
     heapFreedAtStopPerObjectMedian: med((s) => s.heapFreedAtStopPerObject),
+    etcdObjectsMedian: med((s) => s.etcdObjects),
     samples: list.map((s) => Object.fromEntries(Object.entries(s).map(([k, v]: [string, number]) => [k, Math.round(v)]))),
   };
 }
@@ -125,6 +145,7 @@ function report(samples: Map<string, Sample[]>, createSeconds: number): void {
     'client CPU ms': s.clientCpuMsMedian,
     'client CPU ratio': ratio(s.clientCpuMsMedian, baseline?.clientCpuMsMedian),
     'server CPU ms': s.serverCpuMsMedian,
+    'read from etcd': s.etcdObjectsMedian,
     'heap growth B/obj': s.heapGrowthPerObjectMedian,
     'heap ratio': ratio(s.heapGrowthPerObjectMedian, baseline?.heapGrowthPerObjectMedian),
     // client-node's stopped informer stays reachable for a while, so stopping it frees nothing measurable here.

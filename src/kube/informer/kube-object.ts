@@ -28,32 +28,3 @@ export function objectKey(object: KubeObject): string {
 export function keyOf(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
-
-/** Freezes `value` and everything reachable from it, in place, and returns it. Frozen subtrees are skipped. */
-export function deepFreeze<T>(value: T): Frozen<T> {
-  if (isUnfrozenObject(value)) freezeTree(value);
-  return value as Frozen<T>;
-}
-
-function isUnfrozenObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Object.isFrozen(value);
-}
-
-/** Recursion depth is the object's nesting depth, which JSON.parse already walked the same way. */
-function freezeTree(value: object): void {
-  Object.freeze(value);
-  // Children are tested before the call, so the many string and number leaves cost no call at all.
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const child: unknown = value[i];
-      if (isUnfrozenObject(child)) freezeTree(child);
-    }
-    return;
-  }
-  // for-in rather than Object.values: no array per object, which matters at tens of thousands of objects.
-  // Decoded JSON has no inherited enumerable keys, so for-in sees exactly the own properties.
-  for (const key in value) {
-    const child = (value as Record<string, unknown>)[key];
-    if (isUnfrozenObject(child)) freezeTree(child);
-  }
-}

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
 import { ConnectionReuse, errorFromStatus, getText, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
 import { parseListPage, peekContinue, type ListPage } from './list-page.js';
-import { deepFreeze, type KubeObject } from './kube-object.js';
+import { SharingFreezer } from './freeze.js';
+import type { KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
 
 /** Where the reflector delivers what it learns; the informer's store and event fan-out. */
@@ -80,6 +81,8 @@ export class Reflector<T extends KubeObject> {
     watches: 0, bookmarks: 0, gones: 0, watchdogRestarts: 0, retries: 0, lastError: undefined,
   };
   private readonly backoff: Backoff;
+  /** Freezes what the server sends, sharing empty objects and repeated strings across the cache. */
+  private readonly freezer = new SharingFreezer();
   private gonesInARow = 0;
 
   constructor(private readonly options: ReflectorOptions<T>, private readonly sink: ReflectorSink<T>) {
@@ -131,6 +134,7 @@ export class Reflector<T extends KubeObject> {
     for (let attempt = 1; ; attempt++) {
       try {
         const { items, resourceVersion } = await this.listPages();
+        this.freezer.forget(); // the cache holds the strings now; the pool would only keep dropped ones alive later
         this.sink.replace(items);
         this.stats.resourceVersion = resourceVersion;
         this.stats.lists++;
@@ -221,7 +225,7 @@ export class Reflector<T extends KubeObject> {
 
   /** Transforms and freezes an object from the server, once, before anyone sees it. */
   private prepare(object: T): T {
-    return deepFreeze(this.options.transform ? this.options.transform(object) : object) as T;
+    return this.freezer.freeze(this.options.transform ? this.options.transform(object) : object) as T;
   }
 
   private handle(event: WatchEvent): void {

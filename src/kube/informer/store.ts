@@ -1,4 +1,5 @@
-import { deepFreeze, objectKey, type Frozen, type KubeObject } from './kube-object.js';
+import { deepFreeze } from './freeze.js';
+import { objectKey, type Frozen, type KubeObject } from './kube-object.js';
 
 /** Maps an object to the values it is filed under in one index (none, one or several). */
 export type IndexFunction<T extends KubeObject> = (object: Frozen<T>) => readonly string[];
