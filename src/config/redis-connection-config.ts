@@ -62,6 +62,6 @@ function readCaFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the Redis CA file ${file}: ${(error as Error).message}`);
+    throw new Error(`cannot read the Redis CA file ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
