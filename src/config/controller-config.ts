@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandValues } from '../cli/command.js';
 import { controllerSettings, type SyncPolicy } from './controller-settings.js';
-import { readSettings, type ValuesOf } from './option-table.js';
+import { ConfigError, readSettings, type ValuesOf } from './option-table.js';
+import { redisSettingProblems } from './redis-connection-config.js';
 
 /** The typed, frozen configuration of `appset controller`. */
 export type ControllerConfig = Omit<ValuesOf<typeof controllerSettings>, 'namespace' | 'policy' | 'enablePolicyOverride' | 'gitCacheDir'> & {
@@ -24,6 +25,8 @@ const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceac
  */
 export function readControllerConfig(flags: CommandValues, env: NodeJS.ProcessEnv = process.env, namespaceFile = SERVICE_ACCOUNT_NAMESPACE_FILE): ControllerConfig {
   const values = readSettings(controllerSettings, flags, env);
+  const problems = redisSettingProblems(values);
+  if (problems.length > 0) throw new ConfigError(problems);
   const namespace = values.namespace ?? (env.POD_NAMESPACE || readTrimmed(namespaceFile) || 'argocd');
   return Object.freeze({
     ...values,

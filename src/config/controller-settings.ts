@@ -1,5 +1,5 @@
 import type { SettingSpec } from './option-table.js';
-import { integerIn, numberIn, oneOf, parseBoolean, parseDurationMs, parseList, parseListenAddress, parseRedisUrl } from './parsers.js';
+import { integerIn, numberIn, oneOf, parseBoolean, parseDurationMs, parseHostPortList, parseList, parseListenAddress, parseRedisUrl } from './parsers.js';
 
 /** Argo CD's `applicationsSync` policies: which of create, update and delete the controller may do. */
 export const SYNC_POLICIES = ['sync', 'create-only', 'create-update', 'create-delete'] as const;
@@ -46,6 +46,30 @@ export const controllerSettings = {
   redisUrl: setting<string | undefined>({
     flag: 'redis-url', env: 'APPSET_REDIS_URL', kind: 'string', parse: parseRedisUrl, fallback: undefined,
     help: 'Redis URL of the shared work queue, redis:// or rediss:// (none: in-memory queue, one replica)',
+  }),
+  redisPassword: setting<string | undefined>({
+    flag: 'redis-password', env: 'APPSET_REDIS_PASSWORD', kind: 'string', parse: (raw) => raw || undefined, fallback: undefined,
+    help: "password of the queue's Redis, overriding one in --redis-url (prefer the environment variable: flags show in ps)",
+  }),
+  redisSentinels: setting<ReadonlyArray<{ readonly host: string; readonly port: number }>>({
+    flag: 'redis-sentinels', env: 'APPSET_REDIS_SENTINELS', kind: 'list', parse: parseHostPortList, fallback: [],
+    help: 'host:port of Redis Sentinels to find the queue\'s Redis through, instead of --redis-url (repeatable or comma-separated)',
+  }),
+  redisSentinelMaster: setting<string | undefined>({
+    flag: 'redis-sentinel-master', env: 'APPSET_REDIS_SENTINEL_MASTER', kind: 'string', parse: optionalText, fallback: undefined,
+    help: 'name of the master the Sentinels watch (required with --redis-sentinels)',
+  }),
+  redisSentinelPassword: setting<string | undefined>({
+    flag: 'redis-sentinel-password', env: 'APPSET_REDIS_SENTINEL_PASSWORD', kind: 'string', parse: (raw) => raw || undefined, fallback: undefined,
+    help: 'password of the Sentinels themselves, when they require one',
+  }),
+  redisTls: setting<boolean>({
+    flag: 'redis-tls', env: 'APPSET_REDIS_TLS', kind: 'boolean', parse: parseBoolean, fallback: false,
+    help: 'use TLS to the Sentinels and the master they name (with --redis-url, use a rediss:// URL instead)',
+  }),
+  redisTlsCaFile: setting<string | undefined>({
+    flag: 'redis-tls-ca-file', env: 'APPSET_REDIS_TLS_CA_FILE', kind: 'string', parse: optionalText, fallback: undefined,
+    help: "PEM file of the certificate authorities trusted for Redis TLS (default: Node.js's bundled roots)",
   }),
   listenAddress: setting<{ readonly host: string; readonly port: number }>({
     flag: 'listen-address', env: 'APPSET_LISTEN_ADDRESS', kind: 'string', parse: parseListenAddress, fallback: { host: '0.0.0.0', port: 8080 },

@@ -67,3 +67,15 @@ export function parseRedisUrl(raw: string): string {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`expected a redis:// or rediss:// URL, got a ${url.protocol} URL`);
   return url.href;
 }
+
+/** A comma-separated list of `host:port` (a Sentinel or Cluster node each). */
+export function parseHostPortList(raw: string): ReadonlyArray<{ readonly host: string; readonly port: number }> {
+  return Object.freeze(
+    parseList(raw).map((item) => {
+      const match = /^([^:\s]+|\[[0-9a-fA-F:]+\]):(\d+)$/.exec(item);
+      const port = Number(match?.[2]);
+      if (!match?.[1] || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`expected host:port items, got "${item}"`);
+      return Object.freeze({ host: match[1].replace(/^\[(.*)\]$/, '$1'), port });
+    }),
+  );
+}

@@ -2,6 +2,7 @@ import type { KubeConfig, V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { ControllerConfig } from '../config/controller-config.js';
+import { redisConnectionOf, usesRedis } from '../config/redis-connection-config.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { knownHostsFromConfigMaps } from '../git/ssh-transport.js';
@@ -146,7 +147,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
         },
       }),
     );
-    log.info({ namespace: config.namespace, queue: config.redisUrl ? 'bullmq' : 'memory', dryRun: config.dryRun }, 'controller is taking work');
+    log.info({ namespace: config.namespace, queue: usesRedis(config) ? 'bullmq' : 'memory', dryRun: config.dryRun }, 'controller is taking work');
   });
   return {
     ready,
@@ -176,8 +177,9 @@ function versionOf(informer: Informer<KubeObject>): () => string | undefined {
 
 function createQueue(config: ControllerConfig, name: string, keys: () => Iterable<string>, log: Logger): WorkQueue {
   const common = { concurrency: config.concurrentReconciliations };
-  if (!config.redisUrl) return new MemoryWorkQueue(common);
-  return new BullMqWorkQueue({ ...common, name, connection: { url: config.redisUrl }, resync: { intervalMs: config.resyncPeriodMs, keys }, logger: log });
+  const connection = redisConnectionOf(config);
+  if (!connection) return new MemoryWorkQueue(common);
+  return new BullMqWorkQueue({ ...common, name, connection, resync: { intervalMs: config.resyncPeriodMs, keys }, logger: log });
 }
 
 function summaries(appsets: readonly unknown[]): Array<{ namespace: string; name: string; resourceUpdateStatus: string; ownedApplications: number }> {

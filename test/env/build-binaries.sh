@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager and etcd from their Go modules into a
+# Builds kube-apiserver, kube-controller-manager, etcd and helm (for the chart tests) from their Go modules into a
 # version-keyed cache outside the repository, once per machine. Progress goes to stderr; the
 # last lines on stdout are KEY=path pairs the test environment reads.
 set -euo pipefail
@@ -7,6 +7,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 k8s_version=$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" {print $3}' "$here/kube-build/go.mod")
 etcd_version=$(awk '$1 == "require" && $2 == "go.etcd.io/etcd/server/v3" {print $3}' "$here/etcd-build/go.mod")
+helm_version=$(awk '$1 == "require" && $2 == "helm.sh/helm/v3" {print $3}' "$here/helm-build/go.mod")
+[ -n "$helm_version" ] || { echo "build-binaries: no helm version in helm-build/go.mod" >&2; exit 1; }
 [ -n "$k8s_version" ] || { echo "build-binaries: no k8s.io/kubernetes version in kube-build/go.mod" >&2; exit 1; }
 [ -n "$etcd_version" ] || { echo "build-binaries: no etcd version in etcd-build/go.mod" >&2; exit 1; }
 
@@ -14,6 +16,7 @@ cache=${APPSET_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/appset-controller/bin}
 go_version=$(go env GOVERSION)
 kube_dir="$cache/kubernetes-$k8s_version-$go_version"
 etcd_dir="$cache/etcd-$etcd_version-$go_version"
+helm_dir="$cache/helm-$helm_version-$go_version"
 
 log() { echo "build-binaries: $*" >&2; }
 
@@ -58,6 +61,10 @@ build_into "$etcd_dir" "$here/etcd-build" "-s -w" go.etcd.io/etcd/server/v3
 build_into "$kube_dir" "$here/kube-build" "$kube_ldflags" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
 
+build_into "$helm_dir" "$here/helm-build" "-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version" \
+  helm.sh/helm/v3/cmd/helm
+
 echo "ETCD_BIN=$etcd_dir/etcd"
 echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
 echo "KUBE_CONTROLLER_MANAGER_BIN=$kube_dir/kube-controller-manager"
+echo "HELM_BIN=$helm_dir/helm"

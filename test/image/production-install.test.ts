@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { controllerSettings } from '../../src/config/controller-settings.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+
+/** The `RUN npm ...` line of the Dockerfile stage named `stage`. */
+function npmCommandOf(stage: string): string[] {
+  const body = DOCKERFILE.split(/^FROM /m).find((part) => new RegExp(`^\\S+ AS ${stage}\\s*$`, 'm').test(part.split('\n')[0] ?? ''));
+  const run = body?.split('\n').find((line) => line.startsWith('RUN npm '));
+  if (!run) throw new Error(`the Dockerfile has no stage ${stage} with a RUN npm line`);
+  return run.slice('RUN '.length).trim().split(/\s+/);
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('image: the Dockerfile production install runs from a clean folder', () => {
+  let app: string;
+
+  before(async () => {
+    assert.ok(existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js')), 'dist/ is built (npm run build)');
+    app = mkdtempSync(join(tmpdir(), 'appset-image-'));
+    for (const file of ['package.json', 'package-lock.json']) cpSync(join(ROOT, file), join(app, file));
+    const [npm, ...args] = npmCommandOf('deps');
+    assert.equal(npm, 'npm');
+    // Reuses the local npm cache: the install is bounded by the registry only for packages never fetched.
+    const install = await run('npm', [...args, '--prefer-offline'], app, 300_000);
+    assert.equal(install.code, 0, `${args.join(' ')} failed: ${install.stderr}`);
+    // What the runtime stage copies besides node_modules.
+    cpSync(join(ROOT, 'dist', 'src'), join(app, 'dist', 'src'), { recursive: true });
+    for (const dir of ['bin', 'crds']) cpSync(join(ROOT, dir), join(app, dir), { recursive: true });
+  });
+  after(() => rmSync(app, { recursive: true, force: true }));
+
+  it('installs production dependencies only, without install scripts', () => {
+    const args = npmCommandOf('deps');
+    assert.ok(args.includes('--omit=dev') && args.includes('--ignore-scripts'), `deps stage runs ${args.join(' ')}`);
+    for (const dev of ['typescript', 'eslint', 'typescript-eslint']) assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is a dev dependency`);
+    for (const dependency of Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) {
+      assert.ok(existsSync(join(app, 'node_modules', dependency, 'package.json')), `${dependency} is installed`);
+    }
+  });
+
+  it('runs the entry point: appset --help and appset controller --help list every flag', async () => {
+    const help = await run(process.execPath, ['bin/appset.js', '--help'], app, 30_000);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /controller/);
+    const controllerHelp = await run(process.execPath, ['bin/appset.js', 'controller', '--help'], app, 30_000);
+    assert.equal(controllerHelp.code, 0, controllerHelp.stderr);
+    for (const setting of Object.values(controllerSettings)) assert.ok(controllerHelp.stdout.includes(`--${setting.flag}`), `--${setting.flag} in the help`);
+  });
+
+  it('refuses a bad flag with a clear error from the installed copy', async () => {
+    const bad = await run(process.execPath, ['bin/appset.js', 'controller', '--policy', 'delete-all'], app, 30_000);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--policy .*expected one of/);
+  });
+
+  it('runs as a non-root user in the runtime stage, with Git, from the multi-stage build', () => {
+    assert.ok((DOCKERFILE.match(/^FROM /gm) ?? []).length >= 3, 'multi-stage');
+    assert.match(DOCKERFILE, /^USER 10001:10001$/m);
+    assert.match(DOCKERFILE, /apt-get install [^\n]*\bgit\b/);
+    assert.match(DOCKERFILE, /^COPY --from=deps \/app\/node_modules\/ node_modules\/$/m);
+    assert.match(DOCKERFILE, /^COPY --from=build \/src\/dist\/src\/ dist\/src\/$/m);
+  });
+});
