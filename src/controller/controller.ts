@@ -12,6 +12,7 @@ import { startOperationsServer, type OperationsServer } from '../server/http-ser
 import { createControllerMetrics } from '../server/metrics.js';
 import { matchesNamespacePattern } from '../tenancy/namespace-patterns.js';
 import type { AppProjectSpec } from '../tenancy/project.js';
+import { tenantRepoAccess } from '../tenancy/credential-scope.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { DEFAULT_MAX_RESOURCES_STATUS } from './resource-status.js';
 import { routeEvents } from './event-routing.js';
@@ -58,16 +59,19 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const registry = new Registry();
   const metrics = createControllerMetrics(registry);
   metrics.sources.applicationSets = () => summaries(informers.applicationSets.store.list());
+  const git = new RepoCache({
+    root: config.gitCacheDir,
+    repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
+    knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
+    log,
+  });
+  const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
   const reconcile = createReconciler({
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
     registry: createGeneratorRegistry(),
-    git: new RepoCache({
-      root: config.gitCacheDir,
-      repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
-      knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
-      log,
-    }),
+    git,
+    tenantGit: (tenant) => git.forAccess(tenantRepoAccess(tenant.projectName, tenantRepoAllowances)),
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
     writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
@@ -75,7 +79,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
     controllerNamespace: config.namespace,
-    tenantRepoAllowances: { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false },
+    tenantRepoAllowances,
+    quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
     projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
   const enqueue = (key: string): void => {

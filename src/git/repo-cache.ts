@@ -7,6 +7,7 @@ import type { GitReader } from '../generators/generator.js';
 import { tmpdir } from 'node:os';
 import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
 import { DiskBudget } from './disk-budget.js';
+import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
 import { GitError, type GitLocation } from './errors.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
@@ -71,13 +72,33 @@ export class RepoCache implements GitReader {
     this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
   }
 
+  /** Resolves `revision` to a commit with the platform's access (every Secret, every host). */
+  resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+    return this.resolveRevisionAs(PLATFORM_ACCESS, repoURL, revision, signal);
+  }
+
+  /**
+   * This cache as one caller sees it: revisions are resolved (and fetched) only with the Secrets and
+   * to the addresses `access` allows. Listing and reading stay shared: they need a commit, and a
+   * commit comes from resolving, which authenticates every time.
+   */
+  forAccess(access: RepoAccess): GitReader {
+    return {
+      resolveRevision: (repoURL, revision, signal) => this.resolveRevisionAs(access, repoURL, revision, signal),
+      listDirectories: (repoURL, commit, signal) => this.listDirectories(repoURL, commit, signal),
+      listFiles: (repoURL, commit, signal) => this.listFiles(repoURL, commit, signal),
+      readFile: (repoURL, commit, path, signal) => this.readFile(repoURL, commit, path, signal),
+    };
+  }
+
   /** Resolves `revision` to a commit, fetching only when that commit is not in the local copy yet. */
-  async resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+  private async resolveRevisionAs(access: RepoAccess, repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
     validateRepoURL(repoURL);
     const rev = revision === '' ? 'HEAD' : revision;
     validateRevision(repoURL, rev);
     const where = { repoURL, revision: rev };
-    const credentials = this.credentialsFor(where);
+    await checkResolvedAddresses(access, where);
+    const credentials = this.credentialsFor(where, access);
     const dir = this.repoDir(repoURL);
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
@@ -227,8 +248,10 @@ export class RepoCache implements GitReader {
     return path;
   }
 
-  private credentialsFor(where: GitLocation): ResolvedCredentials | undefined {
-    const found = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
+  private credentialsFor(where: GitLocation, access: RepoAccess): ResolvedCredentials | undefined {
+    const secrets = this.options.repositorySecrets?.() ?? [];
+    const usable = access.usesSecret;
+    const found = findCredentials(where.repoURL, usable ? secrets.filter(usable) : secrets);
     if (found?.credentials.kind === 'ssh' && !isSshURL(where.repoURL)) {
       throw new GitError('invalid-input', where, `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`);
     }
