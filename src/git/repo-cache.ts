@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
 import { DiskBudget } from './disk-budget.js';
 import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
-import { GitError, type GitLocation } from './errors.js';
+import { describeLocation, GitError, type GitLocation } from './errors.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -99,6 +99,12 @@ export class RepoCache implements GitReader {
     const where = { repoURL, revision: rev };
     await checkResolvedAddresses(access, where);
     const credentials = this.credentialsFor(where, access);
+    return this.resolveWith(repoURL, rev, where, credentials, signal).catch((error: unknown) => {
+      throw this.explainOutOfScope(error, where, access, credentials);
+    });
+  }
+
+  private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
     const dir = this.repoDir(repoURL);
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
@@ -246,6 +252,17 @@ export class RepoCache implements GitReader {
     await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
     this.askPassPath = path;
     return path;
+  }
+
+  /**
+   * An auth failure while a Secret for this URL exists that the caller may not use says so, naming the
+   * Secret (never its content): "another project's credentials are not used" is the rule that applied.
+   */
+  private explainOutOfScope(error: unknown, where: GitLocation, access: RepoAccess, used: ResolvedCredentials | undefined): unknown {
+    if (!(error instanceof GitError) || error.kind !== 'auth' || !access.usesSecret) return error;
+    const withheld = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
+    if (!withheld || withheld.source.secret === used?.source.secret) return error;
+    return new GitError('auth', where, `${error.message.slice(describeLocation(where).length + 2)}; Secret ${withheld.source.secret} matches this repository but is not scoped to this ApplicationSet's AppProject (nor marked shared), so it was not used`);
   }
 
   private credentialsFor(where: GitLocation, access: RepoAccess): ResolvedCredentials | undefined {
