@@ -91,6 +91,14 @@ export const controllerSettings = {
     flag: 'allow-local-repos', env: 'APPSET_ALLOW_LOCAL_REPOS', kind: 'boolean', parse: parseBoolean, fallback: false,
     help: "let tenants' generators read file:// and loopback repositories (local development only)",
   }),
+  maxApplicationsPerApplicationSet: setting<number>({
+    flag: 'max-applications-per-applicationset', env: 'APPSET_MAX_APPLICATIONS_PER_APPLICATIONSET', kind: 'string', parse: integerIn(0, 10_000_000), fallback: 0,
+    help: 'quota: most Applications a tenant ApplicationSet may own; a reconcile over it is refused whole (0: no limit)',
+  }),
+  maxApplicationsPerNamespace: setting<number>({
+    flag: 'max-applications-per-namespace', env: 'APPSET_MAX_APPLICATIONS_PER_NAMESPACE', kind: 'string', parse: integerIn(0, 10_000_000), fallback: 0,
+    help: 'quota: most Applications a tenant namespace may hold; a reconcile that would exceed it is refused whole (0: no limit)',
+  }),
   webhookSecret: setting<string | undefined>({
     flag: 'webhook-secret', env: 'APPSET_WEBHOOK_SECRET', kind: 'string', parse: optionalText, fallback: undefined,
     help: "Secret in the controller's namespace holding webhook.github.secret, webhook.gitlab.secret, ... (none: /api/webhook refuses every request)",

@@ -13,6 +13,7 @@ import { startOperationsServer, type OperationsServer } from '../server/http-ser
 import { createControllerMetrics } from '../server/metrics.js';
 import { matchesNamespacePattern } from '../tenancy/namespace-patterns.js';
 import type { AppProjectSpec } from '../tenancy/project.js';
+import { tenantRepoAccess } from '../tenancy/credential-scope.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { DEFAULT_MAX_RESOURCES_STATUS } from './resource-status.js';
 import { routeEvents } from './event-routing.js';
@@ -29,6 +30,7 @@ import { createRedisClient } from '../queue/redis-connection.js';
 import { withFreshCaches } from './cache-freshness.js';
 import { reasonOf } from './error-reason.js';
 import { timedGitReader } from './timed-git.js';
+import type { GitReader } from '../generators/generator.js';
 import { createLocalWatermarks, createRedisWatermarks, type Cause } from './watermarks.js';
 import { routePush, webhookSecretsFrom } from './webhook-routing.js';
 
@@ -76,19 +78,20 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   metrics.sources.queue = async () => ({ depth: await queue.depth() });
   metrics.sources.queueLatencySamplesMs = () => queue.takeLatencySamples();
   metrics.sources.queueRetries = () => queue.counters().retries;
+  const git = new RepoCache({
+    root: config.gitCacheDir,
+    repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
+    knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
+    log,
+  });
+  const observeGit = (operation: keyof GitReader, seconds: number): void => metrics.gitSeconds.observe({ operation }, seconds);
+  const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
   const reconcile = createReconciler({
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
     registry: createGeneratorRegistry(),
-    git: timedGitReader(
-      new RepoCache({
-        root: config.gitCacheDir,
-        repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
-        knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
-        log,
-      }),
-      (operation, seconds) => metrics.gitSeconds.observe({ operation }, seconds),
-    ),
+    git: timedGitReader(git, observeGit),
+    tenantGit: (tenant) => timedGitReader(git.forAccess(tenantRepoAccess(tenant.projectName, tenantRepoAllowances)), observeGit),
     observeGenerator: (generator, seconds) => metrics.generatorSeconds.observe({ generator }, seconds),
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
@@ -97,7 +100,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
     controllerNamespace: config.namespace,
-    tenantRepoAllowances: { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false },
+    tenantRepoAllowances,
+    quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
     projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
   const enqueue = (key: string, cause?: Cause): void => {

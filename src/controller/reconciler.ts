@@ -18,9 +18,11 @@ import { REFRESH_ANNOTATION } from './triggers.js';
 import { tagReason } from './error-reason.js';
 import { GitError } from '../git/errors.js';
 import type { V1Secret } from '@kubernetes/client-node';
+import type { GitReader } from '../generators/generator.js';
 import { isClusterPermitted } from '../tenancy/project.js';
 import { parseClusterSecret } from '../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../tenancy/repo-url-safety.js';
+import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../tenancy/quotas.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, TenancyViolation, type ProjectLookup, type TenantContext } from '../tenancy/tenant-policy.js';
 
 /** Index of the Applications store: controller owner UID → Applications. */
@@ -42,6 +44,10 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly projects: ProjectLookup;
   /** What tenants' repository URLs may reach beyond remote hosts. */
   readonly tenantRepoAllowances?: RepoUrlAllowances;
+  /** The Git reader of one tenant: only its project's (or shared) credentials, only addresses it may reach. */
+  readonly tenantGit: (tenant: TenantContext) => GitReader;
+  /** Application quotas of tenant namespaces (none when absent). */
+  readonly quotas?: ApplicationQuotas;
 }
 
 /** A failed stage: the condition reason to report and whether parameters had been generated. */
@@ -81,6 +87,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
+  if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkQuotas(deps, identity.namespace, rendered.length, owned.length)));
   const plan = planChanges({
     appset: identity,
     desired: rendered.map((r) => desiredApplication(r.application, identity)),
@@ -106,11 +113,17 @@ function admit(deps: ReconcilerDeps, appset: ApplicationSetObject): TenantContex
   return admitTenant(appset.metadata.namespace, appset.spec.template.spec?.project, deps.controllerNamespace, deps.projects);
 }
 
+/** Refuses the whole reconcile when the desired Applications would break a quota (tenants only). */
+function checkQuotas(deps: ReconcilerDeps, namespace: string, desired: number, ownedCount: number): void {
+  const othersInNamespace = deps.applications.listByNamespace(namespace).length - ownedCount;
+  checkApplicationQuotas(deps.quotas ?? NO_QUOTAS, { namespace, desired, othersInNamespace });
+}
+
 /** Generator dependencies narrowed to what the tenant may reach: its repositories and its clusters. */
 function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps {
   return {
     ...deps,
-    git: tenantGitReader(deps.git, tenant, deps.tenantRepoAllowances),
+    git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
   };
 }

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { GitError, type GitLocation } from '../git/errors.js';
 import type { ParamSet } from './generator.js';
-import { isParamSet, toParamValue } from './params.js';
+import { isParamSet, MAX_PARAM_DEPTH, toParamValue } from './params.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -17,6 +17,8 @@ export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[]
   } catch {
     throw new GitError('not-utf8', where, 'file is not valid UTF-8');
   }
+  const depth = flowNestingDepth(text);
+  if (depth > MAX_PARAM_DEPTH) throw new GitError('malformed', where, `file nests [ ] or { } more than ${MAX_PARAM_DEPTH} levels deep; parameters may nest at most ${MAX_PARAM_DEPTH}`);
   let parsed: unknown;
   try {
     parsed = parseYaml(text, { schema: 'core', maxAliasCount: 100, uniqueKeys: true });
@@ -38,4 +40,20 @@ export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[]
     }
     return value;
   });
+}
+
+/**
+ * The deepest nesting of `[`/`{` in `text`, counted before parsing: the YAML parser recurses per level
+ * and, a few thousand levels deep, exhausts the stack or the heap (it crashed the process at 5,000).
+ * Brackets inside strings count too, which only errs on the side of refusing.
+ */
+function flowNestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((code === 0x5d || code === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
 }

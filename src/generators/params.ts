@@ -1,19 +1,24 @@
 import type { ParamSet, ParamValue } from './generator.js';
 import { GeneratorSpecError, isObject } from './spec-reading.js';
 
+/** Deepest nesting of parameters accepted: real configuration is shallow, and a bound keeps recursion (and field names) small. */
+export const MAX_PARAM_DEPTH = 100;
+
 /**
  * Checks that data read from a spec or a file is plain JSON-like data and returns it as a param
- * value; anything else (a Date, a function, a non-finite number) is refused with the field named.
+ * value; anything else (a Date, a function, a non-finite number, nesting beyond MAX_PARAM_DEPTH) is
+ * refused with the field named.
  */
-export function toParamValue(value: unknown, field: string): ParamValue {
+export function toParamValue(value: unknown, field: string, depth = 0): ParamValue {
+  if (depth > MAX_PARAM_DEPTH) throw new GeneratorSpecError(field, `parameters are nested deeper than ${MAX_PARAM_DEPTH} levels`);
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new GeneratorSpecError(field, 'numbers must be finite');
     return value;
   }
-  if (Array.isArray(value)) return value.map((v, i) => toParamValue(v, `${field}[${i}]`));
+  if (Array.isArray(value)) return value.map((v, i) => toParamValue(v, `${field}[${i}]`, depth + 1));
   if (isObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toParamValue(v, `${field}.${k}`)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toParamValue(v, `${field}.${k}`, depth + 1)]));
   }
   throw new GeneratorSpecError(field, `is not plain data (${Object.prototype.toString.call(value)})`);
 }

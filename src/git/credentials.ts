@@ -1,4 +1,5 @@
 import type { V1Secret } from '@kubernetes/client-node';
+import { normalizeGitUrl } from '../tenancy/git-url.js';
 
 /** Label Argo CD puts on repository and credential-template Secrets. */
 export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
@@ -31,28 +32,22 @@ export function secretValue(secret: V1Secret, key: string): string | undefined {
   return secret.stringData?.[key];
 }
 
-/** Argo CD's URL normalisation for matching: lower case, no trailing `/` or `.git`. */
-export function normalizeRepoURL(url: string): string {
-  return url.trim().toLowerCase().replace(/\/+$/, '').replace(/\.git$/, '');
-}
-
 /**
- * Finds credentials for `repoURL` the way Argo CD does: a `repository` Secret whose `url` equals the
- * repository wins; otherwise the `repo-creds` Secret with the longest `url` prefix of it.
+ * Finds credentials for `repoURL` the way Argo CD does, among the Secrets the caller may use: a
+ * `repository` Secret whose `url` equals the repository wins; otherwise the `repo-creds` Secret with
+ * the longest `url` prefix of it. URLs are compared after {@link normalizeGitUrl}.
  */
 export function findCredentials(repoURL: string, secrets: readonly V1Secret[]): ResolvedCredentials | undefined {
-  const wanted = normalizeRepoURL(repoURL);
+  const wanted = normalizeGitUrl(repoURL);
+  if (wanted === '') return undefined;
   let best: { secret: V1Secret; prefixLength: number } | undefined;
   for (const secret of secrets) {
     const type = secret.metadata?.labels?.[SECRET_TYPE_LABEL];
-    const url = secretValue(secret, 'url');
-    if (url === undefined) continue;
-    if (type === 'repository' && normalizeRepoURL(url) === wanted) {
-      return withCredentials(secret, 'repository');
-    }
-    const prefix = url.trim().toLowerCase();
-    if (type === 'repo-creds' && wanted.startsWith(prefix.replace(/\.git$/, '')) && prefix.length > (best?.prefixLength ?? -1)) {
-      best = { secret, prefixLength: prefix.length };
+    const url = normalizeGitUrl(secretValue(secret, 'url') ?? '');
+    if (url === '') continue;
+    if (type === 'repository' && url === wanted) return withCredentials(secret, 'repository');
+    if (type === 'repo-creds' && wanted.startsWith(url) && url.length > (best?.prefixLength ?? -1)) {
+      best = { secret, prefixLength: url.length };
     }
   }
   return best ? withCredentials(best.secret, 'repo-creds') : undefined;

@@ -7,7 +7,8 @@ import type { GitReader } from '../generators/generator.js';
 import { tmpdir } from 'node:os';
 import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
 import { DiskBudget } from './disk-budget.js';
-import { GitError, type GitLocation } from './errors.js';
+import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
+import { describeLocation, GitError, type GitLocation } from './errors.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -71,13 +72,39 @@ export class RepoCache implements GitReader {
     this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
   }
 
+  /** Resolves `revision` to a commit with the platform's access (every Secret, every host). */
+  resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+    return this.resolveRevisionAs(PLATFORM_ACCESS, repoURL, revision, signal);
+  }
+
+  /**
+   * This cache as one caller sees it: revisions are resolved (and fetched) only with the Secrets and
+   * to the addresses `access` allows. Listing and reading stay shared: they need a commit, and a
+   * commit comes from resolving, which authenticates every time.
+   */
+  forAccess(access: RepoAccess): GitReader {
+    return {
+      resolveRevision: (repoURL, revision, signal) => this.resolveRevisionAs(access, repoURL, revision, signal),
+      listDirectories: (repoURL, commit, signal) => this.listDirectories(repoURL, commit, signal),
+      listFiles: (repoURL, commit, signal) => this.listFiles(repoURL, commit, signal),
+      readFile: (repoURL, commit, path, signal) => this.readFile(repoURL, commit, path, signal),
+    };
+  }
+
   /** Resolves `revision` to a commit, fetching only when that commit is not in the local copy yet. */
-  async resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+  private async resolveRevisionAs(access: RepoAccess, repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
     validateRepoURL(repoURL);
     const rev = revision === '' ? 'HEAD' : revision;
     validateRevision(repoURL, rev);
     const where = { repoURL, revision: rev };
-    const credentials = this.credentialsFor(where);
+    await checkResolvedAddresses(access, where);
+    const credentials = this.credentialsFor(where, access);
+    return this.resolveWith(repoURL, rev, where, credentials, signal).catch((error: unknown) => {
+      throw this.explainOutOfScope(error, where, access, credentials);
+    });
+  }
+
+  private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
     const dir = this.repoDir(repoURL);
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
@@ -227,8 +254,21 @@ export class RepoCache implements GitReader {
     return path;
   }
 
-  private credentialsFor(where: GitLocation): ResolvedCredentials | undefined {
-    const found = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
+  /**
+   * An auth failure while a Secret for this URL exists that the caller may not use says so, naming the
+   * Secret (never its content): "another project's credentials are not used" is the rule that applied.
+   */
+  private explainOutOfScope(error: unknown, where: GitLocation, access: RepoAccess, used: ResolvedCredentials | undefined): unknown {
+    if (!(error instanceof GitError) || error.kind !== 'auth' || !access.usesSecret) return error;
+    const withheld = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
+    if (!withheld || withheld.source.secret === used?.source.secret) return error;
+    return new GitError('auth', where, `${error.message.slice(describeLocation(where).length + 2)}; Secret ${withheld.source.secret} matches this repository but is not scoped to this ApplicationSet's AppProject (nor marked shared), so it was not used`);
+  }
+
+  private credentialsFor(where: GitLocation, access: RepoAccess): ResolvedCredentials | undefined {
+    const secrets = this.options.repositorySecrets?.() ?? [];
+    const usable = access.usesSecret;
+    const found = findCredentials(where.repoURL, usable ? secrets.filter(usable) : secrets);
     if (found?.credentials.kind === 'ssh' && !isSshURL(where.repoURL)) {
       throw new GitError('invalid-input', where, `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`);
     }

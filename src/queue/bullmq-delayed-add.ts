@@ -14,11 +14,14 @@ export interface KeyJobData {
 /**
  * Options of every add. `keepLastIfActive` keeps one follow-up run of a key that is running
  * (guarantee 3) and never a second concurrent job; `replace` swaps a pending *delayed* job, which is
- * what lets an immediate add overtake a delayed add or a backoff (guarantee 4).
+ * what lets an immediate add overtake a delayed add or a backoff (guarantee 4). `priority` is the
+ * tenant's fair-share priority (TenantLoad in tenant-load.ts).
  */
-export function jobOptions(key: string, delayMs: number): Parameters<Queue['add']>[2] {
+export function jobOptions(key: string, delayMs: number, priority: number): Parameters<Queue['add']>[2] {
   return {
     delay: delayMs,
+    // Every job has a priority (>= 1): BullMQ takes unprioritised jobs first, which would bypass fairness.
+    priority,
     removeOnComplete: true,
     removeOnFail: true,
     attempts: 1,
@@ -40,7 +43,7 @@ type Decision = 'add' | 'skip';
  * again. `queue` must have a connection of its own, used by one caller at a time (WATCH is
  * per connection and any EXEC on it clears every watch).
  */
-export async function addDelayedEarliestWins(queue: Queue, data: KeyJobData, delayMs: number): Promise<void> {
+export async function addDelayedEarliestWins(queue: Queue, data: KeyJobData, delayMs: number, priority: number): Promise<void> {
   const client = await rawClient(queue);
   const id = encodeKey(data.key);
   const keys = { dedup: `${queueKey(queue, 'de')}:${id}`, next: `${queueKey(queue, '')}dn:${id}` };
@@ -52,7 +55,7 @@ export async function addDelayedEarliestWins(queue: Queue, data: KeyJobData, del
       return;
     }
     const multi = client.multi();
-    const job = new Job(queue, JOB_NAME, data, jobOptions(data.key, delayMs));
+    const job = new Job(queue, JOB_NAME, data, jobOptions(data.key, delayMs, priority));
     await job.addJob(multi as never);
     const replies = await multi.exec();
     if (replies === null) continue; // the pending state changed under us: decide again

@@ -7,6 +7,7 @@ import { addDelayedEarliestWins, JOB_NAME, jobOptions, type KeyJobData } from '.
 import { assertValidDelay, assertValidKey, encodeKey } from './keys.js';
 import { validateWorkQueueOptions } from './options.js';
 import { QueueStats } from './queue-stats.js';
+import { TenantLoad } from './tenant-load.js';
 import { createRedisClient, queuePrefix, type RedisConnectionOptions } from './redis-connection.js';
 import { WorkQueueClosedError, type WorkHandler, type WorkQueue, type WorkQueueCounters, type WorkQueueOptions } from './work-queue.js';
 
@@ -27,6 +28,10 @@ export interface BullMqWorkQueueOptions extends WorkQueueOptions {
   /** Safety net: every `intervalMs` this replica adds every key `keys()` returns (e.g. after Redis lost its data). */
   resync?: { intervalMs: number; keys: () => Promise<Iterable<string>> | Iterable<string> };
   logger?: Logger;
+  /** Half-life of a tenant's recorded load, which sets its keys' priority (default 10 s; see TenantLoad). */
+  fairShareHalfLifeMs?: number;
+  /** Fair sharing between tenants (default on); off gives every key the same priority, plain FIFO (for benchmarks). */
+  fairShare?: boolean;
 }
 
 /** The WorkQueue shared by replicas through BullMQ on Redis. */
@@ -36,6 +41,8 @@ export class BullMqWorkQueue implements WorkQueue {
   private readonly delayedQueue: Queue;
   private readonly clients: (Redis | Cluster)[] = [];
   private readonly stats = new QueueStats();
+  /** Per-tenant demand, turned into job priorities so a busy tenant cannot starve a quiet one. */
+  private readonly load: TenantLoad;
   /** Running handlers by BullMQ job id, so a lost lock or a drain timeout can abort them. */
   private readonly running = new Map<string, { key: string; controller: AbortController }>();
   private readonly backoff: { baseMs: number; maxMs: number };
@@ -57,6 +64,7 @@ export class BullMqWorkQueue implements WorkQueue {
     }
     this.prefix = queuePrefix(options.connection, options.prefix);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.load = new TenantLoad(options.fairShareHalfLifeMs);
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ queue: options.name });
     this.producer = this.client('producer');
     this.queue = new Queue(options.name, { connection: this.producer, prefix: this.prefix });
@@ -71,7 +79,7 @@ export class BullMqWorkQueue implements WorkQueue {
     this.assertOpen('add');
     this.stats.countAdd();
     // One atomic script: `replace` drops a pending delayed job, keep-last queues a run after an active one.
-    await this.queue.add(JOB_NAME, { key, dueAt: Date.now() }, jobOptions(key, 0));
+    await this.queue.add(JOB_NAME, { key, dueAt: Date.now() }, jobOptions(key, 0, this.priorityFor(key)));
   }
 
   /** {@inheritDoc WorkQueue.addAfter} */
@@ -160,6 +168,11 @@ export class BullMqWorkQueue implements WorkQueue {
     return this.stats.takeLatencySamples();
   }
 
+  /** The key's fair-share priority: its tenant's load as this replica sees it. */
+  private priorityFor(key: string): number {
+    return this.options.fairShare === false ? 1 : this.load.priorityForAdd(key);
+  }
+
   private client(role: 'producer' | 'worker'): Redis | Cluster {
     const client = createRedisClient(this.options.connection, role);
     client.on('error', (error: Error) => this.log.debug({ err: error }, `redis connection error (${role})`));
@@ -178,7 +191,8 @@ export class BullMqWorkQueue implements WorkQueue {
   /** Runs delayed adds one at a time on their own connection (WATCH needs that). */
   private addDelayed(key: string, delayMs: number): Promise<void> {
     const data: KeyJobData = { key, dueAt: Date.now() + delayMs };
-    const next = this.delayedChain.then(() => addDelayedEarliestWins(this.delayedQueue, data, delayMs));
+    const priority = this.priorityFor(key);
+    const next = this.delayedChain.then(() => addDelayedEarliestWins(this.delayedQueue, data, delayMs, priority));
     this.delayedChain = next.catch(() => undefined);
     return next;
   }

@@ -1,4 +1,5 @@
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
+import { FairReadyKeys } from './fair-ready-keys.js';
 import { assertValidDelay, assertValidKey } from './keys.js';
 import { validateWorkQueueOptions } from './options.js';
 import { QueueStats } from './queue-stats.js';
@@ -15,8 +16,8 @@ interface DelayedEntry {
  * (it is lost when the process ends). For one replica or a laptop run.
  */
 export class MemoryWorkQueue implements WorkQueue {
-  /** Keys due now, in FIFO order (Map keeps insertion order), with the time they became due. */
-  private readonly ready = new Map<string, number>();
+  /** Keys due now with the time they became due: FIFO per tenant, round-robin across tenants (fair sharing). */
+  private readonly ready = new FairReadyKeys();
   private readonly running = new Map<string, AbortController>();
   /** Keys added while running: they run once more afterwards. */
   private readonly dirty = new Map<string, number>();
@@ -133,7 +134,7 @@ export class MemoryWorkQueue implements WorkQueue {
       if (!this.dirty.has(key)) this.dirty.set(key, dueAt); // guarantee 3: run once more afterwards
       return;
     }
-    if (!this.ready.has(key)) this.ready.set(key, dueAt); // guarantee 2: waiting adds collapse
+    this.ready.add(key, dueAt); // guarantee 2: adds of a waiting key collapse
     this.pump();
   }
 
@@ -163,8 +164,8 @@ export class MemoryWorkQueue implements WorkQueue {
         this.pumpTimer = setTimeout(() => this.pump(), wait);
         return;
       }
-      const [key, dueAt] = this.ready.entries().next().value as [string, number];
-      this.ready.delete(key);
+      const [key, dueAt] = this.ready.take() ?? [];
+      if (key === undefined || dueAt === undefined) return;
       void this.run(key, dueAt, handler);
     }
   }
@@ -193,7 +194,7 @@ export class MemoryWorkQueue implements WorkQueue {
     const dirtySince = this.dirty.get(key);
     if (dirtySince !== undefined) {
       this.dirty.delete(key);
-      if (!this.ready.has(key)) this.ready.set(key, dirtySince);
+      this.ready.add(key, dirtySince);
     }
     if (this.running.size === 0) this.idle?.();
     this.pump();

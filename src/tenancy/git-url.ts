@@ -1,10 +1,12 @@
 /**
- * Argo CD's Git URL normalisation, used wherever a repository URL is compared with another (AppProject
- * sourceRepos, repository Secrets, webhooks): trimmed, lower-cased whole, scp-style `git@host:org/repo`
- * written as `git@host/org/repo`, one trailing `.git` removed, `ssh://` dropped. Unparseable input gives "".
+ * The one Git URL normalisation, used wherever a repository URL is compared with another (AppProject
+ * sourceRepos, repository and repo-creds Secrets, webhooks). Argo CD's rules: trimmed, lower-cased whole,
+ * scp-style `git@host:org/repo` written as `git@host/org/repo`, one trailing `.git` removed, `ssh://`
+ * dropped; and, beyond Argo CD, trailing `/` removed first (Git hosts ignore it, and Secrets are often
+ * written with one). Unparseable input gives "", which equals nothing.
  */
 export function normalizeGitUrl(raw: string): string {
-  let url = raw.trim().toLowerCase();
+  let url = raw.trim().toLowerCase().replace(/\/+$/, '');
   const sshLike = /^(ssh:\/\/)?([^/:]*?)@[^@]+$/.exec(url);
   if (sshLike && !sshLike[1]) url = `ssh://${url.replace(':', '/')}`;
   if (url.endsWith('.git')) url = url.slice(0, -4);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
-import { findCredentials, normalizeRepoURL } from '../../src/git/credentials.js';
+import { findCredentials } from '../../src/git/credentials.js';
+import { normalizeGitUrl } from '../../src/tenancy/git-url.js';
 
 function secret(name: string, type: string, data: Record<string, string>): V1Secret {
   return {
@@ -46,7 +47,9 @@ describe('findCredentials', () => {
     const s: V1Secret = { metadata: { name: 's', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: 'https://s.example/r', username: 'u', password: 'p' } };
     assert.deepEqual(findCredentials('https://s.example/r', [s])?.credentials, { kind: 'basic', username: 'u', password: 'p' });
   });
-  it('normalises like Argo CD', () => {
-    assert.equal(normalizeRepoURL('HTTPS://Host/Org/Repo.git/'), 'https://host/org/repo');
+  it('compares URLs with the one normaliser (case, trailing / and .git, scp style)', () => {
+    assert.equal(normalizeGitUrl('HTTPS://Host/Org/Repo.git/'), 'https://host/org/repo');
+    assert.equal(findCredentials('ssh://git@SSH.example/r', secrets)?.source.secret, 'argocd/ssh');
+    assert.equal(findCredentials('not a url', [secret('bad', 'repo-creds', { url: 'also not a url', password: 'x' })]), undefined);
   });
 });

@@ -240,5 +240,26 @@ export function describeWorkQueueConformance(name: string, create: QueueFactory)
       await until('aborted', () => recorder.runs[0]?.end !== undefined, 5_000);
       assert.equal(recorder.runs[0]?.aborted, true);
     });
+
+    it('fair sharing: a quiet tenant\'s keys start before a noisy tenant\'s backlog, added now or delayed', async () => {
+      const queue = make({ concurrency: 1 });
+      const recorder = new RunRecorder();
+      queue.process(recorder.handler);
+      recorder.hold('noisy/k0');
+      await queue.add('noisy/k0');
+      await until('the noisy tenant holds the only worker', () => recorder.runs.length === 1);
+      for (let i = 1; i <= 200; i++) await queue.add(`noisy/k${i}`);
+      await queue.add('quiet/now');
+      await queue.addAfter('quiet/later', 20);
+      await sleep(150); // the delayed key is due before the worker frees up
+      recorder.release('noisy/k0');
+      await until('every key ran', () => recorder.runs.length === 203, 30_000);
+      const position = (key: string): number => recorder.runs.findIndex((run) => run.key === key);
+      // Without fairness both would start after all 200 noisy keys (positions 201 and 202).
+      assert.ok(position('quiet/now') <= 3, `quiet/now started at position ${position('quiet/now')}`);
+      assert.ok(position('quiet/later') <= 4, `quiet/later started at position ${position('quiet/later')}`);
+      const noisyOrder = recorder.runs.filter((run) => run.key.startsWith('noisy/')).map((run) => Number(run.key.slice('noisy/k'.length)));
+      assert.deepEqual(noisyOrder, [...noisyOrder].sort((a, b) => a - b), 'a tenant\'s own keys keep their order');
+    });
   });
 }
