@@ -83,6 +83,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     repositorySecrets: () => secretsOfType('repository', 'repo-creds'),
     knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
     log,
+    onNetworkRequest: ({ repoURL, type }) => metrics.gitRequests.inc({ repo: repoURL, request_type: type }),
   });
   const observeGit = (operation: keyof GitReader, seconds: number): void => metrics.gitSeconds.observe({ operation }, seconds);
   const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };

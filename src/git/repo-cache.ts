@@ -12,8 +12,9 @@ import { describeLocation, GitError, type GitLocation } from './errors.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import { commitForRevision, isAbbreviatedSha, isFullSha, parseLsRemote } from './remote-refs.js';
+import { commitForRevision, isAbbreviatedSha, isFullSha } from './remote-refs.js';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
+import { SharedRemoteRefs } from './shared-remote-refs.js';
 import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
 
@@ -41,7 +42,12 @@ export interface RepoCacheOptions {
   /** Listings kept in memory (one per repository and commit). */
   maxCachedListings?: number;
   log?: Logger;
+  /** Called once per git process that talks to a remote (retries included), e.g. to count fetches in a metric. */
+  onNetworkRequest?: (request: { repoURL: string; type: NetworkRequestType }) => void;
 }
+
+/** The git calls that reach a remote: resolving refs, and fetching objects. */
+export type NetworkRequestType = 'ls-remote' | 'fetch';
 
 /** What the cache did, for tests and benchmarks (e.g. "steady state fetched nothing"). */
 export interface RepoCacheStats {
@@ -56,8 +62,9 @@ const MAX_SYMLINK_HOPS = 8;
 
 /**
  * One bare local copy per repository URL, shared by every ApplicationSet: revisions are resolved
- * with `ls-remote` (with the caller's credentials, every time) and fetched only when the commit is
- * not local yet; trees are listed and files read at a commit without a working tree.
+ * with an `ls-remote` begun after the call (with the caller's credentials; concurrent callers with the
+ * same credentials share one) and fetched only when the commit is not local yet, once for all callers;
+ * trees are listed and files read at a commit without a working tree.
  */
 export class RepoCache implements GitReader {
   readonly stats: RepoCacheStats = { lsRemote: 0, fetch: 0, init: 0, lsTree: 0, evicted: 0 };
@@ -66,7 +73,8 @@ export class RepoCache implements GitReader {
   private readonly listings = new Map<string, TreeListing>();
   /** Commits known to be in a copy (`dir@sha`): steady state then runs one git process, ls-remote. */
   private readonly knownCommits = new Set<string>();
-  private askPassPath: string | undefined;
+  private readonly remoteRefs = new SharedRemoteRefs();
+  private askPassPath: Promise<string> | undefined;
 
   constructor(private readonly options: RepoCacheOptions) {
     this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
@@ -106,9 +114,9 @@ export class RepoCache implements GitReader {
 
   private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
     const dir = this.repoDir(repoURL);
+    const refs = await this.remoteRefs.read(where, credentials, signal, (s) => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote'));
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
-      const refs = parseLsRemote(await this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, signal, 'lsRemote'));
       await this.ensureInitialised(dir, where, signal);
       const fromRefs = commitForRevision(refs, rev);
       if (fromRefs) return this.ensureCommit(dir, repoURL, fromRefs, where, credentials, signal);
@@ -217,6 +225,7 @@ export class RepoCache implements GitReader {
     const options: GitCommandOptions = { cwd, timeoutMs: this.options.networkTimeoutMs ?? 120_000, signal, askPassPath, credentials, where };
     const run = (): Promise<string> => {
       this.stats[stat]++;
+      this.options.onNetworkRequest?.({ repoURL: where.repoURL, type: stat === 'fetch' ? 'fetch' : 'ls-remote' });
       if (!isSshURL(where.repoURL)) return runGit(args, options);
       // A fresh key folder per git process: it exists only while that process runs.
       const session = { tempRoot: this.options.sshTempRoot ?? tmpdir(), knownHosts: this.options.knownHosts, connectTimeoutSeconds: this.options.sshConnectTimeoutSeconds ?? 30, where, secretName: found?.source.secret };
@@ -242,15 +251,22 @@ export class RepoCache implements GitReader {
    * Writes the askpass script once (it holds no secret: it echoes the child's environment), and
    * counts copies a previous process left in the folder against the disk budget, oldest first.
    */
-  private async askPass(): Promise<string> {
-    if (this.askPassPath) return this.askPassPath;
+  private askPass(): Promise<string> {
+    // Memoised as a promise: concurrent first calls must not rewrite the script while git runs it.
+    this.askPassPath ??= this.writeAskPass().catch((error: unknown) => {
+      this.askPassPath = undefined;
+      throw error;
+    });
+    return this.askPassPath;
+  }
+
+  private async writeAskPass(): Promise<string> {
     await mkdir(join(this.options.root, 'repos'), { recursive: true });
     for (const name of await readdir(join(this.options.root, 'repos'))) {
       await this.budget.measure(join(this.options.root, 'repos', name));
     }
     const path = join(this.options.root, 'askpass.sh');
     await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
-    this.askPassPath = path;
     return path;
   }
 

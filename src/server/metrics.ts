@@ -32,6 +32,8 @@ export interface ControllerMetrics {
   readonly applicationWrites: Counter<'operation' | 'result'>;
   readonly generatorSeconds: Histogram<'generator'>;
   readonly gitSeconds: Histogram<'operation'>;
+  /** Git processes that reached a remote, by repository URL and type (`ls-remote`, `fetch`); Argo CD's repo-server name. */
+  readonly gitRequests: Counter<'repo' | 'request_type'>;
   readonly queueAdds: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
@@ -83,6 +85,7 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     applicationWrites: new Counter({ name: 'appset_application_writes_total', help: 'Application writes by operation (create, update, delete) and result.', labelNames: ['operation', 'result'], registers }),
     generatorSeconds: new Histogram({ name: 'appset_generator_duration_seconds', help: 'Generator run time in seconds, by generator.', labelNames: ['generator'], registers }),
     gitSeconds: new Histogram({ name: 'appset_git_duration_seconds', help: 'Git operation time in seconds, by operation.', labelNames: ['operation'], registers }),
+    gitRequests: new Counter({ name: 'argocd_git_request_total', help: 'Git requests that reached a remote, by repository and type (ls-remote, fetch).', labelNames: ['repo', 'request_type'], registers }),
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),
     queueRetries: new Counter({
       name: 'appset_queue_retries_total',

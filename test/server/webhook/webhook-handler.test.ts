@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -67,9 +68,22 @@ describe('webhook endpoint', () => {
     assert.equal((await post('', {}, 'GET')).status, 405);
   });
 
-  it('refuses a body over the size limit with 413', async () => {
+  it('refuses a body over the size limit with 413, declared or streamed, and hands nothing on', async () => {
+    const before = pushes.length;
     const huge = JSON.stringify({ ...payloads.github, padding: 'x'.repeat(70 * 1024) });
     assert.equal((await post(huge, signedHeaders('github', secret, huge))).status, 413);
+    // Chunked, with no Content-Length to refuse up front: the reader must stop at the limit by itself.
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/webhook', method: 'POST', headers: signedHeaders('github', secret, huge) }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 70; i++) req.write('x'.repeat(1024));
+      req.end();
+    });
+    assert.equal(streamed, 413);
+    assert.equal(pushes.length, before);
   });
 
   it('counts requests by provider and result', async () => {
@@ -79,9 +93,16 @@ describe('webhook endpoint', () => {
     assert.match(text, /appset_webhook_enqueued_applicationsets_sum 3/);
   });
 
-  it('rate-limits one source', async () => {
+  it('rate-limits one source: once its bucket is empty even a signed push gets 429 and is not handed on', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push((await post('', {}, 'GET')).status);
     assert.ok(statuses.includes(429), 'the bucket of 30 per minute runs out');
+    const before = pushes.length;
+    const body = JSON.stringify(payloads.github);
+    const limited = await post(body, signedHeaders('github', secret, body));
+    assert.equal(limited.status, 429);
+    assert.match(((await limited.json()) as { error: string }).error, /too many webhook requests/);
+    assert.equal(pushes.length, before);
+    assert.match(await registry.metrics(), /appset_webhook_requests_total\{provider="github",result="rate-limited"\} 1/);
   });
 });

@@ -1,0 +1,56 @@
+// The Git cache under a webhook's burst: many ApplicationSets of one repository resolving at once,
+// over the environment's real smart-HTTP server.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GitError } from '../../src/git/errors.js';
+import type { NetworkRequestType } from '../../src/git/repo-cache.js';
+import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
+import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';
+
+describe('RepoCache shared by a burst of resolutions', () => {
+  const info = sharedEnvironment();
+  const secrets = [repoSecret('repo-creds', info.gitHttpBaseUrl, info.gitUsername, info.gitPassword)];
+
+  it('fetches a pushed commit once and runs one or two ls-remotes for forty concurrent callers', async () => {
+    const repo = await sharedGitFixtures().createRepo(uniqueName('burst'), { 'apps/a/x.yaml': '1' });
+    const requests: Array<{ repoURL: string; type: NetworkRequestType }> = [];
+    const cache = freshCache({ repositorySecrets: () => secrets, onNetworkRequest: (r) => requests.push(r) });
+    await cache.resolveRevision(repo.httpUrl, 'HEAD', noSignal);
+    const pushed = await repo.commit({ 'apps/b/x.yaml': '2' });
+    const before = { ...cache.stats };
+    requests.length = 0;
+    const commits = await Promise.all(Array.from({ length: 40 }, () => cache.resolveRevision(repo.httpUrl, 'HEAD', noSignal)));
+    assert.deepEqual(new Set(commits), new Set([pushed]), 'every caller sees the pushed commit');
+    assert.equal(cache.stats.fetch - before.fetch, 1, 'one fetch for all callers');
+    const lsRemotes = cache.stats.lsRemote - before.lsRemote;
+    assert.ok(lsRemotes >= 1 && lsRemotes <= 2, `ls-remote ran ${lsRemotes} times for 40 concurrent callers`);
+    assert.deepEqual(
+      requests.map((r) => r.type).sort(),
+      [...Array<NetworkRequestType>(lsRemotes).fill('ls-remote'), 'fetch'].sort(),
+      'the hook sees every git process that reached the remote',
+    );
+    assert.ok(requests.every((r) => r.repoURL === repo.httpUrl));
+  });
+
+  it('a caller whose shared ls-remote was cancelled by another caller’s signal still gets its answer', async () => {
+    const repo = await sharedGitFixtures().createRepo(uniqueName('cancel'), { 'a/x': '1' });
+    const cache = freshCache({ repositorySecrets: () => secrets });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const [leader, follower] = await Promise.allSettled([cache.resolveRevision(repo.httpUrl, 'main', cancelled.signal), cache.resolveRevision(repo.httpUrl, 'main', noSignal)]);
+    assert.equal(leader.status, 'rejected');
+    assert.ok(leader.status === 'rejected' && leader.reason instanceof GitError && leader.reason.kind === 'aborted');
+    assert.equal(follower.status, 'fulfilled');
+  });
+
+  it('does not share an ls-remote between callers with different credentials', async () => {
+    const repo = await sharedGitFixtures().createRepo(uniqueName('creds'), { 'a/x': '1' });
+    let calls = 0;
+    const wrong = [repoSecret('repository', repo.httpUrl, info.gitUsername, 'not-the-password')];
+    // The Secret list changes between the two calls: the second caller must not ride on the first's answer.
+    const cache = freshCache({ repositorySecrets: () => (calls++ === 0 ? secrets : wrong) });
+    const [good, bad] = await Promise.allSettled([cache.resolveRevision(repo.httpUrl, 'main', noSignal), cache.resolveRevision(repo.httpUrl, 'main', noSignal)]);
+    assert.equal(good.status, 'fulfilled');
+    assert.equal(bad.status, 'rejected', 'wrong credentials fail even while a good ls-remote runs');
+  });
+});
