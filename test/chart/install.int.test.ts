@@ -48,9 +48,11 @@ async function waitForReady(controller: RunningController): Promise<void> {
   }
 }
 
-async function helmInstall(namespace: string, set: string[]): Promise<void> {
+/** Installs the chart as release `appset`; returns what helm printed (NOTES.txt included). */
+async function helmInstall(namespace: string, set: string[]): Promise<string> {
   const result = await helm(['install', 'appset', CHART_DIR, '--namespace', namespace, '--set', 'crds.install=false', ...set.flatMap((s) => ['--set', s])], { kubeconfig: sharedEnvironment().kubeconfigPath, timeoutMs: 180_000 });
   assert.equal(result.code, 0, `helm install failed: ${result.stderr}`);
+  return result.stdout;
 }
 
 async function helmUninstall(namespace: string): Promise<void> {
@@ -105,10 +107,11 @@ describe('chart installed into the real API server; the controller runs as its S
   describe('default values: only its own namespace, namespaced Roles', () => {
     let ns: TestNamespace;
     let running: ControllerUnderTest | undefined;
+    let installOutput = '';
 
     before(async () => {
       ns = await createTestNamespace(kc, 'chart');
-      await helmInstall(ns.name, []);
+      installOutput = await helmInstall(ns.name, []);
     });
     after(async () => {
       await running?.controller.stop(5_000);
@@ -134,6 +137,13 @@ describe('chart installed into the real API server; the controller runs as its S
       assert.deepEqual(roles, [`${SA}-config`, `${SA}-watch`, `${SA}-write`]);
       const clusterRoles = (await rbac.listClusterRole({ labelSelector: 'app.kubernetes.io/instance=appset' })).items.filter((r) => r.metadata?.name?.includes(ns.name));
       assert.deepEqual(clusterRoles, [], 'nothing cluster-wide');
+    });
+
+    it("prints NOTES.txt: how to check it works", () => {
+      assert.match(installOutput, new RegExp(`kubectl -n ${ns.name} rollout status deployment/${SA}`));
+      assert.match(installOutput, /curl -s localhost:8080\/readyz/);
+      assert.match(installOutput, /grep -i forbidden/);
+      assert.match(installOutput, /crds.install is false/);
     });
 
     it('the ServiceAccount may not read what it was not granted (the impersonation really restricts)', async () => {
