@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RedisOptions } from 'ioredis';
 import type { RedisConnectionOptions } from '../queue/redis-connection.js';
 
 /** The Redis settings of the controller, as {@link readControllerConfig} reads them. */
@@ -39,7 +40,7 @@ export function redisConnectionOf(s: RedisSettings): RedisConnectionOptions | un
   if (!usesRedis(s)) return undefined;
   const ca = s.redisTlsCaFile ? readCaFile(s.redisTlsCaFile) : undefined;
   const redisOptions = { ...(s.redisPassword ? { password: s.redisPassword } : {}), ...(ca ? { tls: { ca } } : {}) };
-  if (s.redisUrl) return { url: s.redisPassword ? withoutPassword(s.redisUrl) : s.redisUrl, redisOptions };
+  if (s.redisUrl) return s.redisPassword ? withoutCredentials(s.redisUrl, redisOptions) : { url: s.redisUrl, redisOptions };
   return {
     sentinel: {
       sentinels: s.redisSentinels.map(({ host, port }) => ({ host, port })),
@@ -51,11 +52,16 @@ export function redisConnectionOf(s: RedisSettings): RedisConnectionOptions | un
   };
 }
 
-/** ioredis prefers a URL's password to the options' one; --redis-password must win, so the URL's goes. */
-function withoutPassword(raw: string): string {
+/**
+ * ioredis takes a URL's user and password over the options' ones (even an empty password when the URL
+ * names only a user), so with --redis-password the credentials leave the URL and go into the options.
+ */
+function withoutCredentials(raw: string, redisOptions: RedisOptions): RedisConnectionOptions {
   const url = new URL(raw);
+  const username = decodeURIComponent(url.username);
+  url.username = '';
   url.password = '';
-  return url.href;
+  return { url: url.href, redisOptions: { ...redisOptions, ...(username ? { username } : {}) } };
 }
 
 function readCaFile(file: string): string {

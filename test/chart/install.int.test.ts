@@ -48,9 +48,11 @@ async function waitForReady(controller: RunningController): Promise<void> {
   }
 }
 
-async function helmInstall(namespace: string, set: string[]): Promise<void> {
+/** Installs the chart as release `appset`; returns what helm printed (NOTES.txt included). */
+async function helmInstall(namespace: string, set: string[]): Promise<string> {
   const result = await helm(['install', 'appset', CHART_DIR, '--namespace', namespace, '--set', 'crds.install=false', ...set.flatMap((s) => ['--set', s])], { kubeconfig: sharedEnvironment().kubeconfigPath, timeoutMs: 180_000 });
   assert.equal(result.code, 0, `helm install failed: ${result.stderr}`);
+  return result.stdout;
 }
 
 async function helmUninstall(namespace: string): Promise<void> {
@@ -87,6 +89,15 @@ function observe(kc: KubeConfig, namespace: string) {
   };
 }
 
+/** {@link waitFor}, with the controller's last log lines in the error, so a failure says why. */
+async function waitWithLogs<T>(running: ControllerUnderTest, probe: () => Promise<T | undefined | false>, options: { what: string; timeoutMs: number }): Promise<T> {
+  try {
+    return await waitFor(probe, options);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\ncontroller log:\n${running.logs.slice(-5).map((line) => line.slice(0, 700)).join('\n')}`, { cause: error });
+  }
+}
+
 const forbiddenLines = (logs: string[]): string[] => logs.filter((line) => /forbidden|\b403\b/i.test(line));
 
 describe('chart installed into the real API server; the controller runs as its ServiceAccount', () => {
@@ -96,10 +107,11 @@ describe('chart installed into the real API server; the controller runs as its S
   describe('default values: only its own namespace, namespaced Roles', () => {
     let ns: TestNamespace;
     let running: ControllerUnderTest | undefined;
+    let installOutput = '';
 
     before(async () => {
       ns = await createTestNamespace(kc, 'chart');
-      await helmInstall(ns.name, []);
+      installOutput = await helmInstall(ns.name, []);
     });
     after(async () => {
       await running?.controller.stop(5_000);
@@ -123,8 +135,15 @@ describe('chart installed into the real API server; the controller runs as its S
       const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
       const roles = (await rbac.listNamespacedRole({ namespace: ns.name })).items.map((r) => r.metadata?.name).sort();
       assert.deepEqual(roles, [`${SA}-config`, `${SA}-watch`, `${SA}-write`]);
-      const clusterRoles = (await rbac.listClusterRole({ labelSelector: 'app.kubernetes.io/instance=appset' })).items.filter((r) => r.metadata?.name?.endsWith(ns.name));
+      const clusterRoles = (await rbac.listClusterRole({ labelSelector: 'app.kubernetes.io/instance=appset' })).items.filter((r) => r.metadata?.name?.includes(ns.name));
       assert.deepEqual(clusterRoles, [], 'nothing cluster-wide');
+    });
+
+    it("prints NOTES.txt: how to check it works", () => {
+      assert.match(installOutput, new RegExp(`kubectl -n ${ns.name} rollout status deployment/${SA}`));
+      assert.match(installOutput, /curl -s localhost:8080\/readyz/);
+      assert.match(installOutput, /grep -i forbidden/);
+      assert.match(installOutput, /crds.install is false/);
     });
 
     it('the ServiceAccount may not read what it was not granted (the impersonation really restricts)', async () => {
@@ -151,16 +170,16 @@ describe('chart installed into the real API server; the controller runs as its S
       };
       await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: appSet('git', ns.name, gitSpec) });
       await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: appSet('list', ns.name, listSpec(['a', 'b'], 'default')) });
-      await waitFor(async () => (await seen.apps()).join() === 'a,b,git-alpha,git-beta', { what: 'the Applications of both ApplicationSets', timeoutMs: 60_000 });
-      await waitFor(async () => (await seen.appset('list')).status?.conditions?.some((c) => c.type === 'ResourcesUpToDate' && c.status === 'True'), { what: 'the status', timeoutMs: 30_000 });
-      await waitFor(async () => (await seen.eventReasons('list')).includes('Created'), { what: 'a Created Event', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.apps()).join() === 'a,b,git-alpha,git-beta', { what: 'the Applications of both ApplicationSets', timeoutMs: 60_000 });
+      await waitWithLogs(running, async () => (await seen.appset('list')).status?.conditions?.some((c) => c.type === 'ResourcesUpToDate' && c.status === 'True'), { what: 'the status', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.eventReasons('list')).includes('Created'), { what: 'a Created Event', timeoutMs: 30_000 });
 
       await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: [{ op: 'add', path: '/metadata/annotations', value: { [REFRESH]: 'true' } }] }, jsonPatch);
-      await waitFor(async () => (await seen.appset('list')).metadata.annotations?.[REFRESH] === undefined, { what: 'the refresh annotation to be cleared', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.appset('list')).metadata.annotations?.[REFRESH] === undefined, { what: 'the refresh annotation to be cleared', timeoutMs: 30_000 });
 
       await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: [{ op: 'replace', path: '/spec/generators/0/list/elements', value: [{ name: 'a' }] }] }, jsonPatch);
-      await waitFor(async () => !(await seen.apps()).includes('b'), { what: 'Application b to be deleted', timeoutMs: 30_000 });
-      await waitFor(async () => (await seen.eventReasons('list')).includes('Deleted'), { what: 'a Deleted Event', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => !(await seen.apps()).includes('b'), { what: 'Application b to be deleted', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.eventReasons('list')).includes('Deleted'), { what: 'a Deleted Event', timeoutMs: 30_000 });
       assert.deepEqual(forbiddenLines(running.logs), [], 'no request was forbidden');
     });
   });
@@ -194,9 +213,9 @@ describe('chart installed into the real API server; the controller runs as its S
       running = await startAsServiceAccount(ns.name, [tenant.name]);
       const seen = observe(kc, tenant.name);
       await custom.createNamespacedCustomObject({ ...G, namespace: tenant.name, plural: 'applicationsets', body: appSet('team', tenant.name, listSpec(['x', 'y'], 'team')) });
-      await waitFor(async () => (await seen.apps()).join() === 'x,y', { what: "the tenant's Applications", timeoutMs: 60_000 });
-      await waitFor(async () => (await seen.appset('team')).status?.conditions?.some((c) => c.type === 'ResourcesUpToDate' && c.status === 'True'), { what: 'the status', timeoutMs: 30_000 });
-      await waitFor(async () => (await seen.eventReasons('team')).includes('Created'), { what: 'a Created Event', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.apps()).join() === 'x,y', { what: "the tenant's Applications", timeoutMs: 60_000 });
+      await waitWithLogs(running, async () => (await seen.appset('team')).status?.conditions?.some((c) => c.type === 'ResourcesUpToDate' && c.status === 'True'), { what: 'the status', timeoutMs: 30_000 });
+      await waitWithLogs(running, async () => (await seen.eventReasons('team')).includes('Created'), { what: 'a Created Event', timeoutMs: 30_000 });
       assert.deepEqual(forbiddenLines(running.logs), [], 'no request was forbidden');
     });
   });

@@ -40,6 +40,7 @@ export function writeGrants(namespace: string): string[] {
   return [
     `${namespace} /events create`,
     `${namespace} /events patch`,
+    `${namespace} argoproj.io/applications create`,
     `${namespace} argoproj.io/applications delete`,
     `${namespace} argoproj.io/applications patch`,
     `${namespace} argoproj.io/applicationsets patch`,

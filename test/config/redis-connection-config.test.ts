@@ -26,6 +26,8 @@ describe('Redis connection settings', () => {
   it('takes the password from its own variable, over one in the URL', () => {
     const config = readControllerConfig({}, { APPSET_REDIS_URL: 'redis://:old@redis:6379/2', APPSET_REDIS_PASSWORD: 'p@ss:w/rd' }, noFile);
     assert.deepEqual(redisConnectionOf(config), { url: 'redis://redis:6379/2', redisOptions: { password: 'p@ss:w/rd' } });
+    const withUser = readControllerConfig({}, { APPSET_REDIS_URL: 'redis://queue-user@redis:6379', APPSET_REDIS_PASSWORD: 'pw' }, noFile);
+    assert.deepEqual(redisConnectionOf(withUser), { url: 'redis://redis:6379', redisOptions: { password: 'pw', username: 'queue-user' } });
   });
 
   it('trusts a CA file for a rediss:// URL', () => {

@@ -61,8 +61,15 @@ build_into "$etcd_dir" "$here/etcd-build" "-s -w" go.etcd.io/etcd/server/v3
 build_into "$kube_dir" "$here/kube-build" "$kube_ldflags" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
 
-build_into "$helm_dir" "$here/helm-build" "-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version" \
-  helm.sh/helm/v3/cmd/helm
+# As helm's Makefile does: its version, and the Kubernetes version `helm template` and `helm lint` assume
+# (from the client-go it is built with; without these it assumes v1.20).
+client_go_minor=$(awk '$1 == "k8s.io/client-go" {print $2}' "$here/helm-build/go.mod" | cut -d. -f2)
+[ -n "$client_go_minor" ] || { echo "build-binaries: no k8s.io/client-go in helm-build/go.mod" >&2; exit 1; }
+helm_ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version"
+for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
+  helm_ldflags+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$client_go_minor"
+done
+build_into "$helm_dir" "$here/helm-build" "$helm_ldflags" helm.sh/helm/v3/cmd/helm
 
 echo "ETCD_BIN=$etcd_dir/etcd"
 echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
