@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { readControllerConfig } from '../config/controller-config.js';
 import { startController, type RunningController } from '../controller/controller.js';
 import { loadKubeConfig } from '../kube/kubeconfig.js';
+import { SHARED_CREDENTIALS_LABEL } from '../tenancy/credential-scope.js';
 
 /** The URL the examples give their monorepo; local mode serves a copy of it and rewrites the URL. */
 export const EXAMPLE_REPO_URL = 'https://git.example.com/platform/monorepo.git';
@@ -48,9 +49,10 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   const repo = await new GitFixtures(info.gitRoot, info.gitHttpBaseUrl).createRepo('monorepo', filesUnder(join(examplesDir(), 'monorepo')));
   const core = kc.makeApiClient(CoreV1Api);
   for (const name of ['argocd', 'team-a']) await core.createNamespace({ body: { metadata: { name } } });
+  // Shared: the tenant team-a reads the monorepo too, and tenants use only project-scoped or shared Secrets.
   await core.createNamespacedSecret({
     namespace: 'argocd',
-    body: { metadata: { name: 'monorepo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } },
+    body: { metadata: { name: 'monorepo', labels: { 'argocd.argoproj.io/secret-type': 'repository', [SHARED_CREDENTIALS_LABEL]: 'true' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } },
   });
   const config = readControllerConfig({ namespace: 'argocd', 'applicationset-namespaces': ['team-a'], 'redis-url': info.redisUrl, 'listen-address': '127.0.0.1:0', 'allow-local-repos': true }, {});
   const replicas: RunningController[] = [];
