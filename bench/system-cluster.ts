@@ -1,5 +1,6 @@
 // The ceiling of the system benchmark: a plain client writing the same Applications the controller
 // would, with no controller involved.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { liveFieldRulesOf, identityOf, type ApplicationSetObject } from '../src/controller/applicationset.js';
 import { applyIntent } from '../src/controller/apply-intent.js';
@@ -23,8 +24,23 @@ export function ceilingObjects(expected: ReadonlyMap<string, RenderedApplication
   });
 }
 
-/** The ceiling: server-side applies `objects` with the controller's own writer, `concurrency` in flight. */
+/**
+ * The ceiling: server-side applies `objects` with the controller's own writer, `concurrency` in flight.
+ * A failed write is retried (up to 10 attempts), as the controller retries a failed reconcile: an
+ * overloaded API server drops TLS handshakes, and the ceiling must not win by giving up.
+ */
 export async function applyAll(kc: KubeConfig, objects: readonly Application[], concurrency: number): Promise<void> {
   const writer = createApplicationWriter(kc, { dryRun: false });
-  await pool(objects.map((app) => () => writer.apply(app)), concurrency);
+  const applyWithRetry = async (app: Application): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await writer.apply(app);
+        return;
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        await sleep(Math.min(1000, 5 * 2 ** attempt));
+      }
+    }
+  };
+  await pool(objects.map((app) => () => applyWithRetry(app)), concurrency);
 }

@@ -21,7 +21,7 @@ const CONVERGE_MS = 180_000;
 /** Faults strike once this many Applications of a wave are done: mid-wave, not before or after it. */
 const STRIKE_AFTER = 50;
 
-describe('chaos: two replicas converge 1,000 Applications through crashes and restarts', { timeout: 600_000 }, () => {
+describe('chaos: two replicas converge 1,000 Applications through crashes and restarts', { timeout: 1_200_000 }, () => {
   let env: TestEnvironment;
   let repo: GitRepo;
   let watch: ConvergenceWatch;
