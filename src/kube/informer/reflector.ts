@@ -265,9 +265,17 @@ export class Reflector<T extends KubeObject> {
   }
 }
 
-/** A transform that drops `metadata.managedFields`, often the largest part of an object and never read from a cache. */
+/**
+ * A transform that drops `metadata.managedFields`, often the largest part of an object and never read from a
+ * cache. The metadata is copied without it rather than `delete`d from: deleting a property turns an object
+ * into a dictionary-mode object, which is larger than the fields it saved once empty leaves are shared.
+ */
 export function dropManagedFields<T extends KubeObject>(object: T): T {
-  if (object.metadata && 'managedFields' in object.metadata) delete object.metadata.managedFields;
+  const metadata = object.metadata;
+  if (!metadata || !('managedFields' in metadata)) return object;
+  const kept: NonNullable<KubeObject['metadata']> = {};
+  for (const key in metadata) if (key !== 'managedFields') kept[key] = metadata[key];
+  object.metadata = kept;
   return object;
 }
 
