@@ -108,9 +108,13 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
   it('etcd compacted past every watch mid-wave: watches get 410 Gone and relist', async () => {
     const gonesBefore = watch.health().gones;
     await faultDuringWave('etcd compaction', wave('v4'), async () => {
-      await env.etcd.compact();
-      // A fresh API server has no watch cache to serve old revisions from: every resumed watch asks etcd.
-      await restartApiServer();
+      // With the API server down, advance etcd's revision and compact at it: every watch then resumes from
+      // a revision older than the compaction, so it must get 410 Gone (compacting at the current revision
+      // alone left a caught-up watch valid, and the fault did nothing).
+      await env.apiServer.process.stop();
+      await env.etcd.compact({ advance: true });
+      await env.apiServer.process.start();
+      await waitFor(() => env.apiServer.ready().then(() => true), { what: 'kube-apiserver back after the compaction', timeoutMs: 300_000 });
     });
     assert.ok(watch.health().gones > gonesBefore, 'the fault really expired a watch (410 Gone seen by the test watch)');
   });

@@ -11,8 +11,11 @@ export interface EtcdServer {
   process: ManagedProcess;
   /** Waits until etcd answers its health check. */
   ready(): Promise<void>;
-  /** Compacts the key-value history up to the current revision, so older watches get 410 Gone. */
-  compact(): Promise<number>;
+  /**
+   * Compacts the key-value history up to the current revision, so older watches get 410 Gone. With
+   * `advance`, first writes a marker key, so the compacted revision is newer than any a watcher has seen.
+   */
+  compact(options?: { advance?: boolean }): Promise<number>;
 }
 
 /** Starts etcd with a temporary data dir and fsync off (test data need not survive a power cut). */
@@ -49,8 +52,10 @@ export async function startEtcd(binary: string, run: RunDir): Promise<EtcdServer
       { what: 'etcd /health', timeoutMs: 30_000 },
     );
   };
-  const compact = async (): Promise<number> => {
-    const status = await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/range`, { key: btoa('\0') });
+  const compact = async (options: { advance?: boolean } = {}): Promise<number> => {
+    const status = options.advance
+      ? await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/put`, { key: btoa('/appset-test/compaction-marker'), value: btoa(String(Date.now())) })
+      : await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/range`, { key: btoa('\0') });
     const revision = Number(status.header.revision);
     await postJson(`${clientUrl}/v3/kv/compaction`, { revision: String(revision), physical: true });
     return revision;
