@@ -67,14 +67,8 @@ export class SharingFreezer {
   /** Rewrites the elements of `items`; true if it has none. */
   private walkArray(items: unknown[], depth: number): boolean {
     for (let i = 0; i < items.length; i++) {
-      const child = items[i];
-      if (typeof child === 'string') {
-        const pooled = child.length >= SHORTEST_POOLED && child.length <= LONGEST_POOLED ? this.pooled(child) : undefined;
-        if (pooled !== undefined) items[i] = pooled;
-      } else if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) {
-        const shared = this.walk(child, depth + 1);
-        if (shared !== child) items[i] = shared;
-      }
+      const replacement = this.replacementFor(items[i], depth);
+      if (replacement !== undefined) items[i] = replacement;
     }
     return items.length === 0;
   }
@@ -85,17 +79,25 @@ export class SharingFreezer {
     // for-in rather than Object.keys: no array per object. Decoded JSON has no inherited enumerable keys.
     for (const key in record) {
       empty = false;
-      const child = record[key];
-      // Written only when something changes: a write costs more than the checks.
-      if (typeof child === 'string') {
-        const pooled = child.length >= SHORTEST_POOLED && child.length <= LONGEST_POOLED ? this.pooled(child) : undefined;
-        if (pooled !== undefined) record[key] = pooled;
-      } else if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) {
-        const shared = this.walk(child, depth + 1);
-        if (shared !== child) record[key] = shared;
-      }
+      const replacement = this.replacementFor(record[key], depth);
+      if (replacement !== undefined) record[key] = replacement;
     }
     return empty;
+  }
+
+  /**
+   * Freezes `child` (a value found at `depth`) and returns what should stand in its place, or undefined
+   * to keep it: the caller writes only when something changes, since a write costs more than the checks.
+   */
+  private replacementFor(child: unknown, depth: number): unknown {
+    if (typeof child === 'string') {
+      return child.length >= SHORTEST_POOLED && child.length <= LONGEST_POOLED ? this.pooled(child) : undefined;
+    }
+    if (typeof child === 'object' && child !== null && !Object.isFrozen(child)) {
+      const shared = this.walk(child, depth + 1);
+      return shared !== child ? shared : undefined;
+    }
+    return undefined;
   }
 
   /** The pooled copy of `text`, or undefined when this is its first copy (which joins the pool). */
