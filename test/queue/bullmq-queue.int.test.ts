@@ -77,11 +77,16 @@ describe('BullMQ work queue across replicas in one process', () => {
     const recorder = new RunRecorder();
     a.process(recorder.handler);
     b.process(recorder.handler);
+    // Measured from before the first add, not from the first handler start: BullMQ opens the limiter's
+    // window when it moves the first key to active, which cannot precede its add, while the first handler
+    // can start late (a cold code path under load) and shrink a start-to-start spread below the bound.
+    const began = performance.now();
     for (let i = 0; i < 12; i++) await a.add(`ns/g${i}`);
     await waitFor(() => recorder.runs.length === 12, { what: 'all keys ran' });
-    const starts = recorder.runs.map((run) => run.start).sort((x, y) => x - y);
-    const spread = (starts[11] ?? 0) - (starts[0] ?? 0);
-    assert.ok(spread >= 2 * 400 - 20, `12 starts at 4 per 400 ms over two replicas need >= 800 ms, took ${spread} ms`);
+    const lastStart = Math.max(...recorder.runs.map((run) => run.start));
+    // Three windows of 4 (the 9th key waits for two windows to expire); a per-replica limit would need two.
+    const elapsed = lastStart - began;
+    assert.ok(elapsed >= 2 * 400 - 10, `12 starts at 4 per 400 ms over two replicas need >= 800 ms after the first add, took ${elapsed} ms`);
   });
 
 });
