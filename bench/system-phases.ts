@@ -16,8 +16,8 @@ import { createAppSets, prepareNamespace, setRevision } from '../test/system/clu
 import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 
-/** Concurrency of one reconcile's writes: `executePlan`'s default in src/controller/execute-plan.ts. */
-export const WRITES_PER_RECONCILE = 20;
+/** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
+export { WRITES_PER_RECONCILE } from '../src/controller/execute-plan.js';
 const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** What every phase needs. */

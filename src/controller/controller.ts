@@ -21,6 +21,8 @@ import { startControllerInformers, SECRET_TYPE_LABEL } from './informers.js';
 import { createReconciler } from './reconciler.js';
 import { createReconcileHandler } from './runner.js';
 import { createApplicationWriter } from './writes/application-writer.js';
+import { WRITES_PER_RECONCILE } from './execute-plan.js';
+import { WritePool } from './write-pool.js';
 import { createEventRecorder, createLoggingEventRecorder } from './writes/event-recorder.js';
 import { createRefreshClearer } from './writes/refresh-annotation.js';
 import { createStatusWriter } from './writes/status-writer.js';
@@ -97,6 +99,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
     writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
+    writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
     refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },

@@ -1,6 +1,10 @@
 import type { Plan } from './plan.js';
 import type { Application } from './objects.js';
+import { WritePool } from './write-pool.js';
 import type { ApplicationWriter } from './writes/application-writer.js';
+
+/** Writes in flight per reconcile the controller budgets for: a replica's pool holds this many per concurrent reconcile. */
+export const WRITES_PER_RECONCILE = 20;
 
 /** One write that failed, for the status message and the retry. */
 export interface WriteFailure {
@@ -18,21 +22,18 @@ export interface ExecutionResult {
 }
 
 /**
- * Carries out a plan's writes, at most `concurrency` at once. Every write is attempted even when some
- * fail (each is idempotent, so the retry redoes only what is still needed); failures are returned.
+ * Carries out a plan's writes through `pool` (shared with the replica's other reconciles; by default one
+ * of its own). Every write is attempted even when some fail (each is idempotent, so the retry redoes
+ * only what is still needed); failures are returned.
  */
-export async function executePlan(plan: Plan, writer: ApplicationWriter, concurrency = 20): Promise<ExecutionResult> {
+export async function executePlan(plan: Plan, writer: ApplicationWriter, pool = new WritePool(WRITES_PER_RECONCILE)): Promise<ExecutionResult> {
   const result: ExecutionResult = { created: [], updated: [], deleted: [], failures: [] };
   const tasks: Array<() => Promise<void>> = [
     ...plan.create.map((app) => write(app, 'create', () => writer.apply(app), result.created, result)),
     ...plan.update.map((app) => write(app, 'update', () => writer.apply(app), result.updated, result)),
     ...plan.delete.map((app) => write(app, 'delete', () => writer.delete(app), result.deleted, result)),
   ];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) await tasks[next++]?.();
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  await pool.run(tasks);
   return result;
 }
 

@@ -6,6 +6,7 @@ import { allowsMassDeletion, identityOf, liveFieldRulesOf, type ApplicationSetOb
 import { Reason, type ReconcileOutcome } from './conditions.js';
 import { desiredApplication } from './desired-application.js';
 import { executePlan, type ExecutionResult } from './execute-plan.js';
+import type { WritePool } from './write-pool.js';
 import { generate, type GenerateDeps } from './generate.js';
 import type { Application } from './objects.js';
 import { planChanges, type Plan } from './plan.js';
@@ -35,6 +36,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   /** Applications, indexed by {@link OWNER_UID_INDEX}. */
   readonly applications: ReadonlyStore<KubeObject>;
   readonly writer: ApplicationWriter;
+  /** Writes in flight shared by this replica's reconciles (default: 20 per reconcile, not shared). */
+  readonly writePool?: WritePool;
   readonly refresh: RefreshClearer;
   readonly reporter: Reporter;
   readonly settings: PolicySettings & { readonly maxDeleteShare: number };
@@ -97,7 +100,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
     rules,
     guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
   });
-  const result = await executePlan(plan, deps.writer);
+  const result = await executePlan(plan, deps.writer, deps.writePool);
   await announceChanges(deps, appset, result, ctx);
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new StageError(problem.reason, true, problem.error);

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ApiException } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { KubeApiError } from '../kube/informer/kube-request.js';
 import type { ApplicationSetObject } from './applicationset.js';
 import { conditionsDiffer, conditionsFor, mergeConditions, type ReconcileOutcome } from './conditions.js';
 import type { Application } from './objects.js';
@@ -34,8 +34,8 @@ export async function reportStatus(reporter: Reporter, appset: ApplicationSetObj
   try {
     await reporter.status.write(appset.metadata, { conditions, ...resources });
   } catch (error) {
-    if (error instanceof ApiException && (error.code === 409 || error.code === 404)) {
-      log.debug({ code: error.code }, 'status not written: the ApplicationSet changed or is gone');
+    if (error instanceof KubeApiError && (error.status === 409 || error.status === 404)) {
+      log.debug({ code: error.status }, 'status not written: the ApplicationSet changed or is gone');
       return;
     }
     throw error;

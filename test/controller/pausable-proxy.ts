@@ -10,6 +10,9 @@ export class PausableProxy {
   private paused = false;
   private readonly held: Array<() => void> = [];
   private readonly sockets = new Set<Socket>();
+  /** Client connections accepted so far. */
+  accepted = 0;
+  private readonly doomed = new Set<Socket>();
 
   private constructor(private readonly server: Server) {}
 
@@ -51,6 +54,14 @@ export class PausableProxy {
     return copy;
   }
 
+  /**
+   * Makes every connection open now close as soon as the client sends on it again, without passing the
+   * bytes on: what a client sees when the server closed an idle keep-alive connection just as it reused it.
+   */
+  closeOpenConnectionsOnReuse(): void {
+    for (const socket of this.sockets) this.doomed.add(socket);
+  }
+
   async close(): Promise<void> {
     this.resume();
     for (const socket of this.sockets) socket.destroy();
@@ -58,19 +69,24 @@ export class PausableProxy {
   }
 
   private accept(client: Socket, target: { host: string; port: number }): void {
+    this.accepted++;
     const upstream = connect(target.port, target.host);
     this.sockets.add(client).add(upstream);
-    client.on('data', (chunk) => upstream.write(chunk));
-    upstream.on('data', (chunk) => {
-      if (this.paused) this.held.push(() => client.write(chunk));
-      else client.write(chunk);
-    });
     const closeBoth = (): void => {
       client.destroy();
       upstream.destroy();
       this.sockets.delete(client);
       this.sockets.delete(upstream);
+      this.doomed.delete(client);
     };
+    client.on('data', (chunk) => {
+      if (this.doomed.has(client)) closeBoth();
+      else upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (this.paused) this.held.push(() => client.write(chunk));
+      else client.write(chunk);
+    });
     client.on('close', closeBoth).on('error', closeBoth);
     upstream.on('close', () => (this.paused ? this.held.push(closeBoth) : closeBoth())).on('error', closeBoth);
   }

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import type { ApplicationSetObject } from '../../src/controller/applicationset.js';
 import { reportStatus, type Reporter } from '../../src/controller/report.js';
 import { resourceStatus } from '../../src/controller/resource-status.js';
+import { KubeApiError } from '../../src/kube/informer/kube-request.js';
 import { appliedLive, desired, liveFrom } from './application-fixtures.js';
 
 const T1 = '2026-01-01T00:00:00Z';
@@ -86,5 +87,11 @@ describe('reportStatus', () => {
     const writes: unknown[] = [];
     await reportStatus(reporterWriting(writes), appsetWithStatus(stored), { kind: 'success' }, apps.slice(0, 1), pino({ enabled: false }));
     assert.equal(writes.length, 1);
+  });
+
+  it('takes a 409 or 404 as "the ApplicationSet changed or is gone" and passes other failures on', async () => {
+    const failing = (status: number): Reporter => ({ ...reporterWriting([]), status: { write: () => Promise.reject(new KubeApiError(status, undefined, `HTTP ${status}`)) } });
+    for (const status of [409, 404]) await reportStatus(failing(status), appsetWithStatus(undefined), { kind: 'success' }, apps, pino({ enabled: false }));
+    await assert.rejects(reportStatus(failing(403), appsetWithStatus(undefined), { kind: 'success' }, apps, pino({ enabled: false })), /HTTP 403/);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { applyIntent } from '../../src/controller/apply-intent.js';
 import { desiredApplication } from '../../src/controller/desired-application.js';
 import type { Application, ApplicationSetIdentity } from '../../src/controller/objects.js';
@@ -9,9 +9,11 @@ import { createApplicationWriter } from '../../src/controller/writes/application
 import { createEventRecorder } from '../../src/controller/writes/event-recorder.js';
 import { createStatusWriter } from '../../src/controller/writes/status-writer.js';
 import { FIELD_MANAGER } from '../../src/kube/field-manager.js';
+import { KubeApiError } from '../../src/kube/informer/kube-request.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { sampleApplicationSet } from '../fixtures.js';
+import { PausableProxy } from './pausable-proxy.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 
@@ -69,7 +71,7 @@ describe('writes against the real API server', () => {
     assert.equal(returned.metadata.name, 'dry');
     await assert.rejects(read('dry'), (e: unknown) => e instanceof ApiException && e.code === 404);
     const invalid = { ...intentFor('dry-bad', 'd'), spec: { source: {} } } as Application;
-    await assert.rejects(writer.apply(invalid), (e: unknown) => e instanceof ApiException && e.code === 422);
+    await assert.rejects(writer.apply(invalid), (e: unknown) => e instanceof KubeApiError && e.status === 422 && /"dry-bad" is invalid: .*spec\.destination: Required/.test(e.message));
   });
 
   it('deletes only the version it decided on', async () => {
@@ -77,10 +79,39 @@ describe('writes against the real API server', () => {
     await writer.apply(intentFor('app-b', 'b'));
     const seen = await read('app-b');
     await writer.apply(intentFor('app-b', 'b2', seen)); // changes resourceVersion after the decision
-    await assert.rejects(writer.delete(seen), (e: unknown) => e instanceof ApiException && e.code === 409);
+    await assert.rejects(writer.delete(seen), (e: unknown) => e instanceof KubeApiError && e.status === 409);
     await writer.delete(await read('app-b'));
     const gone = await read('app-b').then((app) => Boolean(app.metadata.deletionTimestamp), () => true);
     assert.ok(gone, 'deleted, or terminating behind its finalizer');
+  });
+
+  it('keeps connections open across writes instead of one TLS connection per write', async () => {
+    const server = new URL(kc.getCurrentCluster()?.server ?? '');
+    const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
+    try {
+      const writer = createApplicationWriter(proxy.kubeConfigThrough(kc, () => new KubeConfig()), { dryRun: false });
+      const names = Array.from({ length: 40 }, (_, i) => `pooled-${i}`);
+      for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20, 30), names.slice(30)]) await Promise.all(batch.map((name) => writer.apply(intentFor(name, name))));
+      assert.equal((await read('pooled-39')).metadata.name, 'pooled-39');
+      assert.ok(proxy.accepted <= 10, `40 writes, at most 10 at once, opened ${proxy.accepted} connections`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('sends an apply again when the server closed its pooled connection just as it was reused', async () => {
+    const server = new URL(kc.getCurrentCluster()?.server ?? '');
+    const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
+    try {
+      const writer = createApplicationWriter(proxy.kubeConfigThrough(kc, () => new KubeConfig()), { dryRun: false });
+      await writer.apply(intentFor('reused', 'one'));
+      proxy.closeOpenConnectionsOnReuse();
+      await writer.apply(intentFor('reused', 'two', await read('reused')));
+      assert.equal(((await read('reused')).spec.source as { path: string }).path, 'two');
+      assert.equal(proxy.accepted, 2, 'the second apply went out again on a new connection');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('writes status through the subresource and refuses a status computed from a stale ApplicationSet', async () => {
@@ -90,7 +121,7 @@ describe('writes against the real API server', () => {
     const stored = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: appset.name })) as { status: typeof status; metadata: { resourceVersion: string } };
     assert.equal(stored.status.conditions.length, 3);
     assert.equal(stored.status.resourcesCount, 0);
-    await assert.rejects(writer.write(appset, status), (e: unknown) => e instanceof ApiException && e.code === 409, 'the first write moved the resourceVersion');
+    await assert.rejects(writer.write(appset, status), (e: unknown) => e instanceof KubeApiError && e.status === 409, 'the first write moved the resourceVersion');
   });
 
   it('records Events on the ApplicationSet and counts repeats instead of piling them up', async () => {

@@ -1,5 +1,6 @@
-import { KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
+import { createKubeClient, pathSegment } from '../../kube/kube-client.js';
 import type { Application } from '../objects.js';
 
 /** Writes Applications: server-side apply with the one field manager, deletes with preconditions. */
@@ -19,24 +20,44 @@ export interface ApplicationWriterOptions {
   dryRun: boolean;
 }
 
-/** An {@link ApplicationWriter} on the cluster `kc` points at. */
+/** The apply-patch content type; JSON is YAML, so the intent is sent as JSON. */
+const APPLY_PATCH = 'application/apply-patch+yaml';
+
+/** The URL path of one Application; the name and namespace are escaped, so they cannot leave it. */
+function applicationPath(app: Application): string {
+  const { namespace, name } = app.metadata;
+  if (!namespace) throw new Error(`Application ${name} has no namespace`);
+  return `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(namespace)}/applications/${pathSegment(name)}`;
+}
+
+/**
+ * An {@link ApplicationWriter} on the cluster `kc` points at. Writes share a pool of keep-alive
+ * connections (see createKubeClient): a converge writes thousands of Applications.
+ */
 export function createApplicationWriter(kc: KubeConfig, options: ApplicationWriterOptions): ApplicationWriter {
-  const api = KubernetesObjectApi.makeApiClient(kc);
+  const client = createKubeClient(kc);
   const dryRun = options.dryRun ? 'All' : undefined;
   return {
     async apply(intent) {
-      const stored = await api.patch(intent as unknown as KubernetesObject, undefined, dryRun, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
-      return stored as unknown as Application;
+      if (intent.apiVersion !== 'argoproj.io/v1alpha1' || intent.kind !== 'Application') throw new Error(`not an argoproj.io/v1alpha1 Application: ${intent.apiVersion} ${intent.kind}`);
+      return await client.request<Application>({
+        method: 'PATCH',
+        path: applicationPath(intent),
+        query: { fieldManager: FIELD_MANAGER, force: true, dryRun },
+        body: intent,
+        contentType: APPLY_PATCH,
+        idempotent: true,
+      });
     },
     async delete(live) {
       const { uid, resourceVersion } = live.metadata;
       if (!uid || !resourceVersion) throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
-      await api.delete(live as unknown as KubernetesObject, undefined, dryRun, undefined, undefined, 'Background', {
-        apiVersion: 'v1',
-        kind: 'DeleteOptions',
-        propagationPolicy: 'Background',
-        preconditions: { uid, resourceVersion },
-        ...(dryRun ? { dryRun: [dryRun] } : {}),
+      await client.request({
+        method: 'DELETE',
+        path: applicationPath(live),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background', preconditions: { uid, resourceVersion }, ...(dryRun ? { dryRun: [dryRun] } : {}) },
+        // The preconditions make a second delivery fail rather than delete anything newer.
+        idempotent: true,
       });
     },
   };

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
 
 /** The object an Event is about. */
 export interface EventSubject {
@@ -37,8 +38,7 @@ export interface EventRecorderOptions {
 
 /** An {@link EventRecorder} writing core/v1 Events to the cluster `kc` points at. */
 export function createEventRecorder(kc: KubeConfig, options: EventRecorderOptions = {}): EventRecorder {
-  const api = kc.makeApiClient(CoreV1Api);
-  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  const client = createKubeClient(kc);
   const windowMs = options.dedupWindowMs ?? 10 * 60_000;
   const maxRemembered = options.maxRemembered ?? 4096;
   const now = options.now ?? (() => new Date());
@@ -46,17 +46,19 @@ export function createEventRecorder(kc: KubeConfig, options: EventRecorderOption
   const instance = hostname();
   return {
     async record(subject, event) {
+      const events = `/api/v1/namespaces/${pathSegment(subject.namespace)}/events`;
       const key = [subject.uid, event.type, event.reason, event.message].join('\u0000');
       const at = now();
       const previous = recent.get(key);
       if (previous && at.getTime() - previous.first < windowMs) {
         previous.count++;
         const body = { count: previous.count, lastTimestamp: at.toISOString() };
-        await api.patchNamespacedEvent({ name: previous.name, namespace: subject.namespace, body }, mergePatch);
+        await client.request({ method: 'PATCH', path: `${events}/${pathSegment(previous.name)}`, body, contentType: MERGE_PATCH, idempotent: true });
         return;
       }
-      const created = await api.createNamespacedEvent({
-        namespace: subject.namespace,
+      const created = await client.request<{ metadata?: { name?: string } }>({
+        method: 'POST',
+        path: events,
         body: {
           metadata: { generateName: `${subject.name}.`, namespace: subject.namespace },
           involvedObject: { apiVersion: subject.apiVersion, kind: subject.kind, name: subject.name, namespace: subject.namespace, uid: subject.uid },
@@ -67,8 +69,8 @@ export function createEventRecorder(kc: KubeConfig, options: EventRecorderOption
           reportingComponent: EVENT_COMPONENT,
           reportingInstance: instance,
           count: 1,
-          firstTimestamp: at,
-          lastTimestamp: at,
+          firstTimestamp: at.toISOString(),
+          lastTimestamp: at.toISOString(),
         },
       });
       recent.delete(key);

@@ -1,5 +1,6 @@
-import { KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
+import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
 import { REFRESH_ANNOTATION } from '../triggers.js';
 
 /** Removes the refresh annotation once a refresh is done. */
@@ -9,15 +10,17 @@ export interface RefreshClearer {
 
 /** A {@link RefreshClearer} using a merge patch guarded by the resourceVersion that was reconciled. */
 export function createRefreshClearer(kc: KubeConfig, options: { dryRun: boolean }): RefreshClearer {
-  const api = KubernetesObjectApi.makeApiClient(kc);
+  const client = createKubeClient(kc);
   return {
     async clear(target) {
-      const patch = {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'ApplicationSet',
-        metadata: { name: target.name, namespace: target.namespace, resourceVersion: target.resourceVersion, annotations: { [REFRESH_ANNOTATION]: null } },
-      } as unknown as KubernetesObject;
-      await api.patch(patch, undefined, options.dryRun ? 'All' : undefined, FIELD_MANAGER, undefined, PatchStrategy.MergePatch);
+      await client.request({
+        method: 'PATCH',
+        path: `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(target.namespace)}/applicationsets/${pathSegment(target.name)}`,
+        query: { fieldManager: FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },
+        body: { metadata: { resourceVersion: target.resourceVersion, annotations: { [REFRESH_ANNOTATION]: null } } },
+        contentType: MERGE_PATCH,
+        idempotent: true,
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
+import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
 import type { Condition } from '../conditions.js';
 import type { ResourceStatus } from '../resource-status.js';
 
@@ -25,23 +26,18 @@ export interface StatusWriter {
 
 /** A {@link StatusWriter} on the cluster `kc` points at; in dry-run mode the API server validates and stores nothing. */
 export function createStatusWriter(kc: KubeConfig, options: { dryRun: boolean }): StatusWriter {
-  const api = kc.makeApiClient(CustomObjectsApi);
-  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  const client = createKubeClient(kc);
   return {
     async write(target, status) {
-      await api.patchNamespacedCustomObjectStatus(
-        {
-          group: 'argoproj.io',
-          version: 'v1alpha1',
-          plural: 'applicationsets',
-          namespace: target.namespace,
-          name: target.name,
-          body: { metadata: { resourceVersion: target.resourceVersion }, status },
-          fieldManager: FIELD_MANAGER,
-          ...(options.dryRun ? { dryRun: 'All' } : {}),
-        },
-        mergePatch,
-      );
+      await client.request({
+        method: 'PATCH',
+        path: `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(target.namespace)}/applicationsets/${pathSegment(target.name)}/status`,
+        query: { fieldManager: FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },
+        body: { metadata: { resourceVersion: target.resourceVersion }, status },
+        contentType: MERGE_PATCH,
+        // Guarded by the resourceVersion: a second delivery fails with 409 instead of writing twice.
+        idempotent: true,
+      });
     },
   };
 }

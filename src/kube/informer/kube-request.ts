@@ -115,7 +115,8 @@ const INFLATE_INLINE_BYTES = 256 * 1024;
 
 const inflate = promisify(gunzip);
 
-async function readBody(response: IncomingMessage): Promise<Buffer> {
+/** The whole body of a response. */
+export async function readBody(response: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -125,7 +126,8 @@ async function readText(response: IncomingMessage): Promise<string> {
   return (await readBody(response)).toString('utf8');
 }
 
-function parseStatus(body: string): KubeStatus | undefined {
+/** The Status object of an error body; a body that is not JSON becomes its message. */
+export function parseStatus(body: string): KubeStatus | undefined {
   try {
     const parsed = JSON.parse(body) as KubeStatus | null;
     return parsed && typeof parsed === 'object' ? parsed : undefined;
@@ -134,7 +136,8 @@ function parseStatus(body: string): KubeStatus | undefined {
   }
 }
 
-function retryAfter(response: IncomingMessage): number | undefined {
+/** The delay a 429/503 answer asked for (Retry-After), in ms. */
+export function retryAfter(response: IncomingMessage): number | undefined {
   const seconds = Number(response.headers['retry-after']);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }

@@ -1,0 +1,70 @@
+/** One reconcile's writes waiting in a {@link WritePool}. */
+interface Lane {
+  readonly waiting: Array<() => Promise<void>>;
+  running: number;
+  readonly done: () => void;
+}
+
+/**
+ * The Application writes a replica keeps in flight, shared by all its reconciles. A fixed number of
+ * writes per reconcile leaves the API server underused whenever some reconciles are generating or
+ * waiting for their last few writes; one budget for the replica keeps it busy while any reconcile
+ * has writes left. A free slot goes to the oldest reconcile with writes waiting, so reconciles finish
+ * one after another and the next ones generate while the pool is still busy (an even share made them
+ * all finish at once, and the pool ran dry while their successors generated). No reconcile holds more
+ * than half the pool, so a large one never keeps the others waiting.
+ */
+export class WritePool {
+  private readonly lanes: Lane[] = [];
+  private inFlight = 0;
+
+  /** Writes one reconcile may have running at once. */
+  private readonly perReconcile: number;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`write pool capacity must be a positive integer, got ${capacity}`);
+    this.perReconcile = Math.max(1, Math.floor(capacity / 2));
+  }
+
+  /** Runs one reconcile's writes (each must not throw) and resolves once all of them finished. */
+  run(writes: ReadonlyArray<() => Promise<void>>): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.lanes.push({ waiting: [...writes], running: 0, done: resolve });
+      this.pump();
+    });
+  }
+
+  /** Writes running now, across every reconcile. */
+  get running(): number {
+    return this.inFlight;
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.capacity) {
+      const lane = this.oldestLaneWithRoom();
+      if (!lane) return;
+      const write = lane.waiting.shift() as () => Promise<void>;
+      lane.running++;
+      this.inFlight++;
+      void write()
+        .catch(() => undefined) // writes report their own failures; this only keeps the pool going
+        .finally(() => this.finished(lane));
+    }
+  }
+
+  private finished(lane: Lane): void {
+    lane.running--;
+    this.inFlight--;
+    if (lane.running === 0 && lane.waiting.length === 0) {
+      this.lanes.splice(this.lanes.indexOf(lane), 1);
+      lane.done();
+    }
+    this.pump();
+  }
+
+  /** The oldest lane (lanes are kept in arrival order) with a write waiting and below its share of the pool. */
+  private oldestLaneWithRoom(): Lane | undefined {
+    return this.lanes.find((lane) => lane.waiting.length > 0 && lane.running < this.perReconcile);
+  }
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setImmediate as tick } from 'node:timers/promises';
+import { WritePool } from '../../src/controller/write-pool.js';
+
+/** A write that finishes when the test says so, recording when it started. */
+function heldWrites(count: number, label: string, log: string[]) {
+  const release: Array<() => void> = [];
+  const writes = Array.from({ length: count }, (_, i) => () => {
+    log.push(`${label}${i}`);
+    return new Promise<void>((resolve) => release.push(resolve));
+  });
+  return { writes, releaseOne: () => release.shift()?.(), started: () => release.length };
+}
+
+describe('WritePool', () => {
+  it('never runs more than its capacity at once, across reconciles', async () => {
+    const pool = new WritePool(4);
+    const log: string[] = [];
+    const a = heldWrites(5, 'a', log);
+    const b = heldWrites(5, 'b', log);
+    const done = Promise.all([pool.run(a.writes), pool.run(b.writes)]);
+    await tick();
+    assert.equal(pool.running, 4);
+    for (let i = 0; i < 10; i++) {
+      assert.ok(pool.running <= 4);
+      (a.started() > 0 ? a : b).releaseOne();
+      await tick();
+    }
+    await done;
+    assert.equal(log.length, 10);
+    assert.equal(pool.running, 0);
+  });
+
+  it('serves the oldest reconcile first, but never with more than half the pool', async () => {
+    const pool = new WritePool(4);
+    const log: string[] = [];
+    const large = heldWrites(50, 'L', log);
+    const older = heldWrites(3, 'O', log);
+    const small = heldWrites(2, 'S', log);
+    const done = [pool.run(older.writes), pool.run(large.writes), pool.run(small.writes)];
+    await tick();
+    assert.deepEqual(log, ['O0', 'O1', 'L0', 'L1'], 'the oldest takes half the pool, the next one the rest');
+    older.releaseOne();
+    await tick();
+    assert.deepEqual(log.slice(4), ['O2'], 'a freed slot goes back to the oldest reconcile with writes waiting');
+    older.releaseOne();
+    older.releaseOne();
+    await tick();
+    assert.deepEqual(log.slice(5), ['S0', 'S1'], 'the large reconcile is at its half, so the small one is not queued behind it');
+    while (large.started() + small.started() > 0) {
+      large.releaseOne();
+      small.releaseOne();
+      await tick();
+    }
+    await Promise.all(done);
+    assert.equal(log.length, 55);
+  });
+
+  it('resolves at once for no writes and keeps going when a write rejects', async () => {
+    const pool = new WritePool(1);
+    await pool.run([]);
+    let ran = 0;
+    await pool.run([() => Promise.reject(new Error('boom')), () => Promise.resolve(void ran++)]);
+    assert.equal(ran, 1);
+  });
+
+  it('refuses a capacity that is not a positive integer', () => {
+    for (const capacity of [0, -1, 1.5, Number.NaN]) assert.throws(() => new WritePool(capacity), /positive integer/);
+  });
+});
