@@ -15,6 +15,7 @@ interface Running {
 const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Running>> = {
   'ours-paged-500': (kc, path) => startOurs(kc, path, 500),
   'ours-paged-500-drop-managed-fields': (kc, path) => startOurs(kc, path, 500, dropManagedFields),
+  'ours-paged-2000': (kc, path) => startOurs(kc, path, 2000),
   'ours-unpaged': (kc, path) => startOurs(kc, path, 1_000_000),
   'client-node-makeInformer': startClientNode,
 };

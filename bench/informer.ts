@@ -34,11 +34,12 @@ interface Sample {
   etcdObjects: number;
 }
 
-const CONTENDERS = ['ours-paged-500', 'ours-paged-500-drop-managed-fields', 'ours-unpaged', 'client-node-makeInformer'] as const;
+const CONTENDERS = ['ours-paged-500', 'ours-paged-500-drop-managed-fields', 'ours-paged-2000', 'ours-unpaged', 'client-node-makeInformer'] as const;
 const BASELINE = 'client-node-makeInformer';
 const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
   'ours-paged-500': 'createInformer, pages of 500 (default)',
   'ours-paged-500-drop-managed-fields': 'createInformer, pages of 500, transform: dropManagedFields',
+  'ours-paged-2000': 'createInformer, pages of 2,000',
   'ours-unpaged': 'createInformer, one page',
   'client-node-makeInformer': 'client-node 1.4.0 makeInformer (one list, no paging)',
 };
