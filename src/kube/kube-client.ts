@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { finished } from 'node:stream/promises';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { errorFromStatus, parseStatus, readBody, retryAfter, type Query } from './informer/kube-request.js';
@@ -34,6 +35,8 @@ export interface KubeClientOptions {
 export interface KubeClient {
   /** Sends the request; resolves with the parsed JSON answer (undefined for an empty one), throws KubeApiError for non-2xx. */
   request<T>(request: KubeRequest): Promise<T>;
+  /** Like {@link request}, for writes whose answer nobody reads: a successful answer is not parsed. */
+  send(request: KubeRequest): Promise<void>;
 }
 
 /** Escapes one path segment (a namespace or name) so it can never change the request's path. */
@@ -53,17 +56,19 @@ export function pathSegment(value: string): string {
 export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}): KubeClient {
   const agents = new AgentPool(options.maxSockets ?? 256);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  return {
-    async request<T>(request: KubeRequest): Promise<T> {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await sendOnce<T>(kc, agents, request, timeoutMs);
-        } catch (error) {
-          // A keep-alive connection the server closed meanwhile fails at once; the request never arrived.
-          if (!(error instanceof StaleConnectionError) || attempt > 1 || !request.idempotent) throw error instanceof StaleConnectionError ? error.cause : error;
-        }
+  const withRetry = async (request: KubeRequest, parse: boolean): Promise<unknown> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await sendOnce(kc, agents, request, timeoutMs, parse);
+      } catch (error) {
+        // A keep-alive connection the server closed meanwhile fails at once; the request never arrived.
+        if (!(error instanceof StaleConnectionError) || attempt > 1 || !request.idempotent) throw error instanceof StaleConnectionError ? error.cause : error;
       }
-    },
+    }
+  };
+  return {
+    request: <T>(request: KubeRequest) => withRetry(request, true) as Promise<T>,
+    send: async (request) => void (await withRetry(request, false)),
   };
 }
 
@@ -74,7 +79,7 @@ class StaleConnectionError extends Error {
   }
 }
 
-async function sendOnce<T>(kc: KubeConfig, agents: AgentPool, request: KubeRequest, timeoutMs: number): Promise<T> {
+async function sendOnce(kc: KubeConfig, agents: AgentPool, request: KubeRequest, timeoutMs: number, parse: boolean): Promise<unknown> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('the kubeconfig has no current cluster');
   const url = new URL(cluster.server.replace(/\/+$/, '') + request.path);
@@ -103,12 +108,18 @@ async function sendOnce<T>(kc: KubeConfig, agents: AgentPool, request: KubeReque
     });
     outgoing.end(body);
   });
-  const text = (await readBody(response)).toString('utf8');
   const status = response.statusCode ?? 0;
-  if (status < 200 || status >= 300) throw errorFromStatus(status, parseStatus(text), retryAfter(response));
-  if (text === '') return undefined as T;
+  const ok = status >= 200 && status < 300;
+  if (ok && !parse) {
+    response.resume(); // the connection goes back to the pool once the answer is read
+    await finished(response);
+    return undefined;
+  }
+  const text = (await readBody(response)).toString('utf8');
+  if (!ok) throw errorFromStatus(status, parseStatus(text), retryAfter(response));
+  if (text === '') return undefined;
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch {
     throw new Error(`${request.method} ${request.path}: the server sent a body that is not JSON: ${text.slice(0, 200)}`);
   }

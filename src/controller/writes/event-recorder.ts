@@ -53,7 +53,7 @@ export function createEventRecorder(kc: KubeConfig, options: EventRecorderOption
       if (previous && at.getTime() - previous.first < windowMs) {
         previous.count++;
         const body = { count: previous.count, lastTimestamp: at.toISOString() };
-        await client.request({ method: 'PATCH', path: `${events}/${pathSegment(previous.name)}`, body, contentType: MERGE_PATCH, idempotent: true });
+        await client.send({ method: 'PATCH', path: `${events}/${pathSegment(previous.name)}`, body, contentType: MERGE_PATCH, idempotent: true });
         return;
       }
       const created = await client.request<{ metadata?: { name?: string } }>({

@@ -13,7 +13,7 @@ export function createRefreshClearer(kc: KubeConfig, options: { dryRun: boolean 
   const client = createKubeClient(kc);
   return {
     async clear(target) {
-      await client.request({
+      await client.send({
         method: 'PATCH',
         path: `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(target.namespace)}/applicationsets/${pathSegment(target.name)}`,
         query: { fieldManager: FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },

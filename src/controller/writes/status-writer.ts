@@ -29,7 +29,7 @@ export function createStatusWriter(kc: KubeConfig, options: { dryRun: boolean })
   const client = createKubeClient(kc);
   return {
     async write(target, status) {
-      await client.request({
+      await client.send({
         method: 'PATCH',
         path: `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(target.namespace)}/applicationsets/${pathSegment(target.name)}/status`,
         query: { fieldManager: FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },
