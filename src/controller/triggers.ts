@@ -1,6 +1,7 @@
 /** Which watch events of ApplicationSets and Applications are worth a reconcile (Argo CD's predicates, plus ours). */
 
 import { isDeepStrictEqual } from 'node:util';
+import { INTENT_HASH_ANNOTATION } from './apply-intent.js';
 
 /** The annotation that asks for an immediate refresh; the controller removes it afterwards. */
 export const REFRESH_ANNOTATION = 'argocd.argoproj.io/application-set-refresh';
@@ -35,9 +36,14 @@ export function applicationSetUpdateNeedsReconcile(old: Watched, next: Watched):
 /**
  * An owned Application's update needs its ApplicationSet reconciled when someone changed what the
  * controller manages (spec, labels, annotations, finalizers), so a hand edit is reverted; Argo CD's
- * status churn (sync, health, reconciledAt) does not.
+ * status churn (sync, health, reconciledAt) does not. Nor does the controller's own write landing: it
+ * is the only writer that moves the intent-hash annotation (a hand edit leaves it as it was), and
+ * reconciling for that echo cost a queue add per written Application and a second reconcile per
+ * ApplicationSet in every update wave.
  */
 export function applicationUpdateNeedsReconcile(old: Watched, next: Watched): boolean {
+  const ownWrite = old.metadata.annotations?.[INTENT_HASH_ANNOTATION] !== next.metadata.annotations?.[INTENT_HASH_ANNOTATION] && next.metadata.annotations?.[INTENT_HASH_ANNOTATION] !== undefined;
+  if (ownWrite) return false;
   return (
     !same(old.spec, next.spec) ||
     !same(old.metadata.labels, next.metadata.labels) ||

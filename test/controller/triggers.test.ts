@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { INTENT_HASH_ANNOTATION } from '../../src/controller/apply-intent.js';
 import { applicationSetUpdateNeedsReconcile, applicationUpdateNeedsReconcile, REFRESH_ANNOTATION, type Watched } from '../../src/controller/triggers.js';
 
 const appset: Watched & { status?: unknown } = { metadata: { labels: { team: 'a' }, annotations: { note: 'x' } }, spec: { generators: [{ list: { elements: [] } }] } };
@@ -27,5 +28,15 @@ describe('reconcile triggers', () => {
     assert.equal(applicationUpdateNeedsReconcile(app, { ...app, status: { sync: { status: 'OutOfSync' } } } as Watched), false);
     assert.equal(applicationUpdateNeedsReconcile(app, { ...app, spec: { project: 'other' } }), true);
     assert.equal(applicationUpdateNeedsReconcile(app, { ...app, metadata: { labels: {} } }), true);
+  });
+
+  it("does not reconcile for the controller's own write landing, which moves the intent hash, but does for a hand edit", () => {
+    const applied = { metadata: { annotations: { [INTENT_HASH_ANNOTATION]: 'h1' } }, spec: { source: { targetRevision: 'v1' } } };
+    const ours = { metadata: { annotations: { [INTENT_HASH_ANNOTATION]: 'h2' } }, spec: { source: { targetRevision: 'v2' } } };
+    assert.equal(applicationUpdateNeedsReconcile(applied, ours), false, 'the template changed and the controller applied it');
+    const handEdit = { ...applied, spec: { source: { targetRevision: 'hand' } } };
+    assert.equal(applicationUpdateNeedsReconcile(applied, handEdit), true, 'a hand edit keeps the old hash');
+    const hashRemoved = { metadata: { annotations: {} }, spec: applied.spec };
+    assert.equal(applicationUpdateNeedsReconcile(applied, hashRemoved), true, 'removing the hash is an edit to revert');
   });
 });
