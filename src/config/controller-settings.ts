@@ -29,7 +29,7 @@ export const controllerSettings = {
   }),
   concurrentReconciliations: setting<number>({
     flag: 'concurrent-reconciliations', env: 'APPSET_CONCURRENT_RECONCILIATIONS', kind: 'string', parse: integerIn(1, 1000), fallback: 10,
-    help: 'reconciles this replica runs at once',
+    help: 'reconciles this replica runs at once (Application writes in flight: 20 per reconcile, shared between them)',
   }),
   policy: setting<SyncPolicy | undefined>({
     flag: 'policy', env: 'APPSET_POLICY', kind: 'string', parse: oneOf(SYNC_POLICIES), fallback: undefined,

@@ -61,7 +61,8 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
       try {
         return await sendOnce(kc, agents, request, timeoutMs, parse);
       } catch (error) {
-        // A keep-alive connection the server closed meanwhile fails at once; the request never arrived.
+        // A keep-alive connection the server had closed fails at once; the request most likely never
+        // arrived, but it may have, so only a request that is safe to repeat is sent again.
         if (!(error instanceof StaleConnectionError) || attempt > 1 || !request.idempotent) throw error instanceof StaleConnectionError ? error.cause : error;
       }
     }
