@@ -5,6 +5,9 @@ interface Lane {
   readonly done: () => void;
 }
 
+/** Writes every reconcile gets before slots go to the oldest: a small reconcile always makes progress. */
+export const GUARANTEED_PER_RECONCILE = 2;
+
 /**
  * The Application writes a replica keeps in flight, shared by all its reconciles. A fixed number of
  * writes per reconcile leaves the API server underused whenever some reconciles are generating or
@@ -12,7 +15,8 @@ interface Lane {
  * has writes left. A free slot goes to the oldest reconcile with writes waiting, so reconciles finish
  * one after another and the next ones generate while the pool is still busy (an even share made them
  * all finish at once, and the pool ran dry while their successors generated). No reconcile holds more
- * than half the pool, so a large one never keeps the others waiting.
+ * than half the pool, and each gets its first {@link GUARANTEED_PER_RECONCILE} slots before any other
+ * reconcile gets more, so large reconciles never keep a small one waiting for more than a write.
  */
 export class WritePool {
   private readonly lanes: Lane[] = [];
@@ -42,7 +46,7 @@ export class WritePool {
 
   private pump(): void {
     while (this.inFlight < this.capacity) {
-      const lane = this.oldestLaneWithRoom();
+      const lane = this.oldestLaneBelow(GUARANTEED_PER_RECONCILE) ?? this.oldestLaneBelow(this.perReconcile);
       if (!lane) return;
       const write = lane.waiting.shift() as () => Promise<void>;
       lane.running++;
@@ -63,8 +67,8 @@ export class WritePool {
     this.pump();
   }
 
-  /** The oldest lane (lanes are kept in arrival order) with a write waiting and below its share of the pool. */
-  private oldestLaneWithRoom(): Lane | undefined {
-    return this.lanes.find((lane) => lane.waiting.length > 0 && lane.running < this.perReconcile);
+  /** The oldest lane (lanes are kept in arrival order) with a write waiting and fewer than `running` running. */
+  private oldestLaneBelow(running: number): Lane | undefined {
+    return this.lanes.find((lane) => lane.waiting.length > 0 && lane.running < running);
   }
 }

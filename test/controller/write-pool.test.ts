@@ -57,6 +57,32 @@ describe('WritePool', () => {
     assert.equal(log.length, 55);
   });
 
+  it('gives a reconcile its first slots before two large ones get more, so it is not queued behind them', async () => {
+    const pool = new WritePool(8);
+    const log: string[] = [];
+    const first = heldWrites(50, 'A', log);
+    const second = heldWrites(50, 'B', log);
+    const small = heldWrites(2, 'S', log);
+    const done = [pool.run(first.writes), pool.run(second.writes)];
+    await tick();
+    assert.equal(pool.running, 8, 'the two large reconciles fill the pool, half each');
+    done.push(pool.run(small.writes));
+    first.releaseOne();
+    await tick();
+    assert.equal(log.at(-1), 'S0', 'the slot the oldest freed went to the newcomer, below its guaranteed two');
+    second.releaseOne();
+    await tick();
+    assert.equal(log.at(-1), 'S1');
+    while (first.started() + second.started() + small.started() > 0) {
+      first.releaseOne();
+      second.releaseOne();
+      small.releaseOne();
+      await tick();
+    }
+    await Promise.all(done);
+    assert.equal(log.length, 102);
+  });
+
   it('resolves at once for no writes and keeps going when a write rejects', async () => {
     const pool = new WritePool(1);
     await pool.run([]);

@@ -7,8 +7,7 @@ import type { Application } from '../objects.js';
 export interface ApplicationWriter {
   /**
    * Applies `intent` (force: the controller owns the fields it sets). The stored object the server
-   * answers with is not parsed: nothing reads it (the watch brings it to the cache), and across
-   * thousands of writes parsing it was a measurable share of a replica's CPU and garbage.
+   * answers with is not parsed: nothing reads it (the watch brings it to the cache).
    */
   apply(intent: Application): Promise<void>;
   /**
