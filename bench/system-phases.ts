@@ -20,6 +20,33 @@ import type { SystemBenchOptions } from './system-options.js';
 export { WRITES_PER_RECONCILE } from '../src/controller/execute-plan.js';
 const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** CPU seconds per process over a phase: the API server, etcd, the replicas and this benchmark process. */
+export interface PhaseCpu {
+  readonly apiServer: number;
+  readonly etcd: number;
+  readonly replicas: number;
+  readonly benchmark: number;
+}
+
+/**
+ * Starts counting CPU seconds of the servers, `replicaPids` and this process; the returned function
+ * stops and reports. On a machine where every process shares the cores this says where a phase's
+ * time went: what the controller spends is taken from the API server.
+ */
+function cpuMeter(ctx: BenchContext, replicaPids: readonly number[] = []): () => PhaseCpu {
+  const read = (): PhaseCpu => ({
+    apiServer: cpuSeconds(ctx.env.apiServer.process.pid ?? 0),
+    etcd: cpuSeconds(ctx.env.etcd.process.pid ?? 0),
+    replicas: replicaPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+    benchmark: cpuSeconds(process.pid),
+  });
+  const before = read();
+  return () => {
+    const after = read();
+    return { apiServer: round(after.apiServer - before.apiServer, 1), etcd: round(after.etcd - before.etcd, 1), replicas: round(after.replicas - before.replicas, 1), benchmark: round(after.benchmark - before.benchmark, 1) };
+  };
+}
+
 /** What every phase needs. */
 export interface BenchContext {
   readonly env: TestEnvironment;
@@ -47,10 +74,11 @@ export async function ceilingCreate(ctx: BenchContext, concurrency: number) {
   const space = await workloadNamespace(ctx, 'ceiling', 'v1');
   const appsets = await createAppSets(ctx.kc, space.manifests);
   const objects = ceilingObjects(space.expected, appsets);
+  const cpu = cpuMeter(ctx);
   const start = performance.now();
   await applyAll(ctx.kc, objects, concurrency);
   const end = await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, 'ceiling');
-  return { space, appsets, seconds: round((end - start) / 1000) };
+  return { space, appsets, seconds: round((end - start) / 1000), cpu: cpu() };
 }
 
 /** Seconds the ceiling client takes to apply the update wave (revision `v2`) over the ceiling namespace. */
@@ -85,10 +113,11 @@ export async function startReplicas(ctx: BenchContext, namespace: string, count:
 export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string) {
   const space = await workloadNamespace(ctx, `controller-${count}`, 'v1', webhookSecret);
   const replicas = await startReplicas(ctx, space.name, count, webhookSecret ? ['--webhook-secret=hooks'] : []);
+  const cpu = cpuMeter(ctx, replicas.map((r) => r.process.pid ?? 0));
   const start = performance.now();
   await createAppSets(ctx.kc, space.manifests);
   const end = await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `${count} replica(s)`);
-  return { space, replicas, seconds: round((end - start) / 1000), rssMiB: replicas.map((r) => rssMiB(r.process.pid ?? 0)) };
+  return { space, replicas, seconds: round((end - start) / 1000), cpu: cpu(), rssMiB: replicas.map((r) => rssMiB(r.process.pid ?? 0)) };
 }
 
 /** Seconds from changing the revision in every ApplicationSet to every Application carrying it. */

@@ -47,6 +47,8 @@ async function measure(ctx: BenchContext) {
       twoReplicasSeconds: two.seconds,
       ratioOneReplica: ratio(one.seconds, ceiling.seconds),
       ratioTwoReplicas: ratio(two.seconds, ceiling.seconds),
+      // CPU seconds per process over each converge: on shared cores, where the time went.
+      cpuSeconds: { ceiling: ceiling.cpu, oneReplica: one.cpu, twoReplicas: two.cpu },
     },
     updateWave: { ceilingSeconds: updateCeiling, twoReplicasSeconds: updateController, ratioTwoReplicas: ratio(updateController, updateCeiling) },
     idle,
@@ -82,6 +84,10 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ['writes in flight (controller total = ceiling)', String(r.writesInFlight)],
     ['converge, 1 replica ÷ ceiling', `${r.converge.ratioOneReplica} (${r.converge.oneReplicaSeconds} s ÷ ${r.converge.ceilingSeconds} s)`],
     ['converge, 2 replicas ÷ ceiling', `${r.converge.ratioTwoReplicas} (${r.converge.twoReplicasSeconds} s ÷ ${r.converge.ceilingSeconds} s)`],
+    ...(['ceiling', 'oneReplica', 'twoReplicas'] as const).map((phase): [string, string] => {
+      const cpu = r.converge.cpuSeconds[phase];
+      return [`converge CPU s, ${phase}: apiserver / etcd / replicas / bench`, `${cpu.apiServer} / ${cpu.etcd} / ${cpu.replicas} / ${cpu.benchmark}`];
+    }),
     ['update wave, 2 replicas ÷ ceiling', `${r.updateWave.ratioTwoReplicas} (${r.updateWave.twoReplicasSeconds} s ÷ ${r.updateWave.ceilingSeconds} s)`],
     ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
