@@ -3,7 +3,7 @@ import https from 'node:https';
 import { finished } from 'node:stream/promises';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { errorFromStatus, parseStatus, readBody, retryAfter, type Query } from './informer/kube-request.js';
+import { errorFromStatus, parseStatus, readBody, requestUrl, retryAfter, type Query } from './informer/kube-request.js';
 
 /** The JSON merge patch content type. */
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -81,10 +81,7 @@ class StaleConnectionError extends Error {
 }
 
 async function sendOnce(kc: KubeConfig, agents: AgentPool, request: KubeRequest, timeoutMs: number, parse: boolean): Promise<unknown> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/+$/, '') + request.path);
-  for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+  const url = requestUrl(kc, request.path, request.query);
   const { headers, auth, agent, ...tls } = await agents.credentials(kc);
   const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
   const options: https.RequestOptions = {

@@ -13,6 +13,14 @@ function heldWrites(count: number, label: string, log: string[]) {
   return { writes, releaseOne: () => release.shift()?.(), started: () => release.length };
 }
 
+/** Finishes the writes of `groups` as they start, until none is running or waiting. */
+async function finishAll(...groups: Array<ReturnType<typeof heldWrites>>): Promise<void> {
+  while (groups.some((group) => group.started() > 0)) {
+    for (const group of groups) group.releaseOne();
+    await tick();
+  }
+}
+
 describe('WritePool', () => {
   it('never runs more than its capacity at once, across reconciles', async () => {
     const pool = new WritePool(4);
@@ -48,11 +56,7 @@ describe('WritePool', () => {
     older.releaseOne();
     await tick();
     assert.deepEqual(log.slice(5), ['S0', 'S1'], 'the large reconcile is at its half, so the small one is not queued behind it');
-    while (large.started() + small.started() > 0) {
-      large.releaseOne();
-      small.releaseOne();
-      await tick();
-    }
+    await finishAll(large, small);
     await Promise.all(done);
     assert.equal(log.length, 55);
   });
@@ -73,12 +77,7 @@ describe('WritePool', () => {
     second.releaseOne();
     await tick();
     assert.equal(log.at(-1), 'S1');
-    while (first.started() + second.started() + small.started() > 0) {
-      first.releaseOne();
-      second.releaseOne();
-      small.releaseOne();
-      await tick();
-    }
+    await finishAll(first, second, small);
     await Promise.all(done);
     assert.equal(log.length, 102);
   });

@@ -44,6 +44,15 @@ export function errorFromStatus(httpStatus: number, status: KubeStatus | undefin
   return code === 410 ? new GoneError(status?.reason, message) : new KubeApiError(code, status?.reason, message, retryAfterMs);
 }
 
+/** The URL of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
+export function requestUrl(kc: KubeConfig, path: string, query: Query = {}): URL {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  return url;
+}
+
 /**
  * Connections shared by the requests of one paginated list: client-node builds a new agent without
  * keep-alive per request, so every page would pay a TLS handshake. Call {@link close} when the list ends.
@@ -74,10 +83,7 @@ export class ConnectionReuse {
  * We do the request ourselves because client-node's `Watch` neither exposes the response nor a watchdog hook.
  */
 export async function openGet(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse, acceptGzip = false): Promise<IncomingMessage> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  const url = requestUrl(kc, path, query);
   const options: https.RequestOptions = {};
   await kc.applyToHTTPSOptions(options);
   options.headers = { ...options.headers, Accept: 'application/json', ...(acceptGzip ? { 'Accept-Encoding': 'gzip' } : {}) };
