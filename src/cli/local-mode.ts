@@ -56,7 +56,13 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   });
   const config = readControllerConfig({ namespace: 'argocd', 'applicationset-namespaces': ['team-a'], 'redis-url': info.redisUrl, 'listen-address': '127.0.0.1:0', 'allow-local-repos': true }, {});
   const replicas: RunningController[] = [];
-  for (let i = 0; i < 2; i++) replicas.push(await startController(config, kc, log.child({ replica: i }), { queueName: 'appset-local' }));
+  // Each replica gets a Git cache of its own inside this run's folder, as each pod has its own volume:
+  // two caches on one folder raced (one re-initialising a repository the other was fetching into), and
+  // the shared default folder in /tmp kept a broken copy from one run to the next.
+  for (let i = 0; i < 2; i++) {
+    const own = { ...config, gitCacheDir: join(env.run.root, `git-cache-replica-${i}`) };
+    replicas.push(await startController(own, kc, log.child({ replica: i }), { queueName: 'appset-local' }));
+  }
   await Promise.all(replicas.map((r) => r.ready));
   progress('two controller replicas are running; applying the example AppProject and ApplicationSets');
   const manifests = manifestFile ? [manifestFile] : readdirSync(join(examplesDir(), 'applicationsets')).map((f) => join(examplesDir(), 'applicationsets', f));
