@@ -13,14 +13,14 @@ interface Running {
 
 /** Contenders by name: each starts an informer and resolves once its first list is cached. */
 const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Running>> = {
+  'ours-default': (kc, path) => startOurs(kc, path),
+  'ours-default-drop-managed-fields': (kc, path) => startOurs(kc, path, undefined, dropManagedFields),
   'ours-paged-500': (kc, path) => startOurs(kc, path, 500),
-  'ours-paged-500-drop-managed-fields': (kc, path) => startOurs(kc, path, 500, dropManagedFields),
-  'ours-paged-2000': (kc, path) => startOurs(kc, path, 2000),
   'ours-unpaged': (kc, path) => startOurs(kc, path, 1_000_000),
   'client-node-makeInformer': startClientNode,
 };
 
-async function startOurs(kc: KubeConfig, path: string, pageSize: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
+async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
   const controller = new AbortController();
   const informer = createInformer<KubeObject>({ kc, path, pageSize, transform, signal: controller.signal });
   await informer.ready();

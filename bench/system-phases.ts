@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type { TestEnvironment } from '../test/env/environment.js';
 import type { GitRepo } from '../test/env/git-fixtures.js';
 import { waitFor } from '../test/env/wait-for.js';
@@ -12,12 +12,13 @@ import { ConvergenceWatch } from '../test/system/convergence.js';
 import { ReplicaProcess, unhandledErrors } from '../test/system/controller-process.js';
 import { apiServerRequests, cpuSeconds, requestDelta, rssMiB } from '../test/system/proc-stats.js';
 import { renderExpected, workloadManifests, type WorkloadShape } from '../test/system/workload.js';
-import { createAppSets, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
+import { createAppSets, pool, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
 import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
 export { WRITES_PER_RECONCILE } from '../src/controller/execute-plan.js';
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** CPU seconds per process over a phase: the API server, etcd, the replicas and this benchmark process. */
@@ -63,10 +64,53 @@ export async function workloadNamespace(ctx: BenchContext, name: string, revisio
   await prepareNamespace(ctx.kc, name, ctx.env.info(), webhookSecret);
   const manifests = workloadManifests(shapeOf(ctx.options), name, ctx.repo.httpUrl, revision);
   const expected = await renderExpected(manifests, ctx.repo.httpUrl, ctx.repo.barePath);
-  const watch = new ConvergenceWatch(ctx.kc, name, ctx.signal);
+  const watching = new AbortController();
+  const watch = new ConvergenceWatch(ctx.kc, name, AbortSignal.any([ctx.signal, watching.signal]));
   await watch.ready();
   watch.expect(expected);
-  return { name, manifests, expected, watch };
+  return { name, manifests, expected, watch, stopWatching: () => watching.abort() };
+}
+
+/**
+ * Deletes a finished phase's ApplicationSets and Applications and waits until they are gone, so every
+ * converge phase starts on the same cluster: measured on this machine, the ceiling slowed from 17.5 s to
+ * 20.0 s and 25.7 s when the earlier phases' 10,000 and 20,000 Applications stayed (docs/benchmarks.md).
+ */
+export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnType<typeof workloadNamespace>>): Promise<void> {
+  space.stopWatching();
+  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
+  const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace: space.name };
+  await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
+  await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applications' });
+  // The workload's Applications carry Argo CD's resources finalizer and no Argo CD runs here to remove it.
+  const deleting = (await custom.listNamespacedCustomObject({ ...collection, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> };
+  const dropFinalizers = { metadata: { finalizers: null } };
+  await pool(deleting.items.map(({ metadata }) => () =>
+    custom.patchNamespacedCustomObject({ ...collection, plural: 'applications', name: metadata.name, body: dropFinalizers }, mergePatch)), 32);
+  const left = async (plural: string): Promise<number> =>
+    ((await custom.listNamespacedCustomObject({ ...collection, plural, limit: 1 })) as { items: unknown[] }).items.length;
+  await waitFor(async () => (await left('applications')) + (await left('applicationsets')) === 0, { what: `namespace ${space.name} to be empty`, timeoutMs: 300_000 });
+  await settle(ctx);
+}
+
+/** CPU (cores) of the API server, etcd and kube-controller-manager under which the cluster counts as settled between phases. */
+const SETTLE_CORES = 0.2;
+
+/**
+ * Waits until the API server, etcd and kube-controller-manager together use under {@link SETTLE_CORES}
+ * cores over a second (at most two minutes): after a mass delete the controller manager's garbage
+ * collector and the API server's watchers keep working for a while, and the next phase must not pay for it.
+ */
+async function settle(ctx: BenchContext): Promise<void> {
+  const pids = [ctx.env.apiServer.process.pid, ctx.env.etcd.process.pid, ctx.env.controllerManager.process.pid].map((pid) => pid ?? 0);
+  const used = (): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const deadline = Date.now() + 120_000;
+  for (let before = used(); Date.now() < deadline; ) {
+    await sleep(1000);
+    const now = used();
+    if (now - before < SETTLE_CORES) return;
+    before = now;
+  }
 }
 
 /** Seconds the ceiling client takes to server-side apply every expected Application of a fresh namespace. */

@@ -10,7 +10,7 @@ import { rssMiB } from '../test/system/proc-stats.js';
 import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
-import { ceilingCreate, ceilingUpdate, controllerCreate, controllerUpdate, idleCost, stopReplicas, webhookLatency, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
+import { ceilingCreate, ceilingUpdate, clearNamespace, controllerCreate, controllerUpdate, idleCost, stopReplicas, webhookLatency, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
 
 const WEBHOOK_SECRET = 'system-bench-webhook-secret';
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
@@ -23,15 +23,20 @@ const progress = (text: string): void => void process.stderr.write(`[system benc
 async function measure(ctx: BenchContext) {
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
   progress(`ceiling: ${ctx.options.appSets * ctx.options.appsPerSet} server-side applies, ${writesInFlight} in flight`);
+  // Every converge and update phase runs with only its own namespace's objects in the cluster: each
+  // phase's namespace is emptied before the next starts (see clearNamespace).
   const ceiling = await ceilingCreate(ctx, writesInFlight);
-  progress(`ceiling took ${ceiling.seconds} s; controller with 1 replica`);
+  progress(`ceiling took ${ceiling.seconds} s; ceiling update wave`);
+  const updateCeiling = await ceilingUpdate(ctx, ceiling, writesInFlight);
+  await clearNamespace(ctx, ceiling.space);
+  progress(`ceiling update took ${updateCeiling} s; controller with 1 replica`);
   const one = await controllerCreate(ctx, 1);
   const oneErrors = await stopReplicas(one.replicas);
+  await clearNamespace(ctx, one.space);
   progress(`1 replica took ${one.seconds} s; controller with 2 replicas`);
   const two = await controllerCreate(ctx, 2, WEBHOOK_SECRET);
   progress(`2 replicas took ${two.seconds} s; update wave`);
   const updateController = await controllerUpdate(ctx, two);
-  const updateCeiling = await ceilingUpdate(ctx, ceiling, writesInFlight);
   progress(`update wave: controller ${updateController} s, ceiling ${updateCeiling} s; idle for ${ctx.options.idleSeconds} s`);
   const memoryAfterUpdate = two.replicas.map((r) => (r.process.pid ? rssMiB(r.process.pid) : Number.NaN));
   const idle = await idleCost(ctx, two.replicas);

@@ -2,5 +2,5 @@
 export { createInformer, type Informer, type InformerHandlers, type InformerHealth, type InformerOptions } from './informer.js';
 export { NAMESPACE_INDEX, type IndexFunction, type ReadonlyStore } from './store.js';
 export { keyOf, objectKey, type Frozen, type KubeObject } from './kube-object.js';
-export { dropManagedFields, type ReflectorTuning } from './reflector.js';
+export { DEFAULT_PAGE_SIZE, dropManagedFields, type ReflectorTuning } from './reflector.js';
 export type { BackoffOptions } from './backoff.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { createInformer, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
+import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../env/wait-for.js';
 import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
 
@@ -69,6 +69,14 @@ describe('reflector protocol', () => {
       assert.equal(request.authorization, 'Bearer fake-token');
     }
     assert.equal(informer.health().pages, 2);
+  });
+
+  it(`asks for pages of ${DEFAULT_PAGE_SIZE} when no page size is configured`, async (t) => {
+    const server = await fake(t, (request, response) => (request.watch ? holdOpen(request, response, 0) : sendList(response, '10', [object('a', '1')])));
+    const { informer } = startInformer(t, server.port);
+    await informer.ready();
+    assert.equal(DEFAULT_PAGE_SIZE, 5000);
+    assert.equal(server.lists[0]?.query.get('limit'), String(DEFAULT_PAGE_SIZE));
   });
 
   it('delivers add, update and delete in order with old and new objects; bookmarks advance the resourceVersion', async (t) => {
