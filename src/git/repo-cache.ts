@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { GitReader } from '../generators/generator.js';
 import { tmpdir } from 'node:os';
 import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
+import { isUsableBareCopy } from './bare-copy.js';
 import { DiskBudget } from './disk-budget.js';
 import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
 import { describeLocation, GitError, type GitLocation } from './errors.js';
@@ -239,7 +240,8 @@ export class RepoCache implements GitReader {
   }
 
   private async ensureInitialised(dir: string, where: GitLocation, signal: AbortSignal): Promise<void> {
-    if (existsSync(join(dir, 'HEAD'))) return;
+    if (isUsableBareCopy(dir)) return;
+    if (existsSync(dir)) this.options.log?.warn({ repoURL: where.repoURL, dir }, 'git: local copy is broken; creating it again');
     this.forgetCopy(dir);
     await rm(dir, { recursive: true, force: true });
     await mkdir(join(this.options.root, 'repos'), { recursive: true });

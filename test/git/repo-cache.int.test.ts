@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createServer, type Socket } from 'node:net';
 import { GitError } from '../../src/git/errors.js';
@@ -118,6 +120,26 @@ describe('RepoCache over file://', () => {
     const commit = await cache.resolveRevision(first.fileUrl, 'main', noSignal);
     assert.equal(cache.stats.fetch, fetchesBefore + 1);
     assert.deepEqual(await cache.listFiles(first.fileUrl, commit, noSignal), ['data.bin']);
+  });
+
+  it('creates a broken local copy again (HEAD kept, objects gone; HEAD garbled) instead of failing until removed by hand', async () => {
+    const repo = await sharedGitFixtures().createRepo(uniqueName('broken-copy'), { 'apps/a/x.yaml': 'a: 1' });
+    const earlier = freshCache();
+    const commit = await earlier.resolveRevision(repo.fileUrl, 'main', noSignal);
+    const root = earlier['options'].root;
+    const dir = earlier['repoDir'](repo.fileUrl);
+    rmSync(join(dir, 'objects'), { recursive: true, force: true });
+    const later = freshCache({ root });
+    assert.equal(await later.resolveRevision(repo.fileUrl, 'main', noSignal), commit);
+    assert.deepEqual(await later.listDirectories(repo.fileUrl, commit, noSignal), ['apps', 'apps/a']);
+    assert.equal(later.stats.init, 1, 'the copy was created again');
+    writeFileSync(join(dir, 'HEAD'), 'not a ref\n');
+    const third = freshCache({ root });
+    assert.equal(await third.resolveRevision(repo.fileUrl, 'main', noSignal), commit);
+    assert.equal(third.stats.init, 1);
+    const healthy = freshCache({ root });
+    await healthy.resolveRevision(repo.fileUrl, 'main', noSignal);
+    assert.equal(healthy.stats.init, 0, 'a healthy copy is kept');
   });
 
   it('copies left by an earlier process count against the budget and are evicted first', async () => {
