@@ -2,7 +2,7 @@
 // node --expose-gc dist/bench/informer-probe.js <contender> <kubeconfig> <path> <expected objects>
 // prints {"syncMs":…, "clientCpuMs":…, "heapGrowthPerObject":…, "heapFreedAtStopPerObject":…} on stdout.
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { createInformer, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
+import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
 
 /** A started informer as the benchmark sees it. */
@@ -17,7 +17,8 @@ const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Runni
   'ours-default-drop-managed-fields': (kc, path) => startOurs(kc, path, undefined, dropManagedFields),
   'ours-paged-500': (kc, path) => startOurs(kc, path, 500),
   'ours-unpaged': (kc, path) => startOurs(kc, path, 1_000_000),
-  'client-node-makeInformer': startClientNode,
+  'client-node-makeInformer': (kc, path) => startClientNode(kc, path),
+  'client-node-makeInformer-paged': (kc, path) => startClientNode(kc, path, DEFAULT_PAGE_SIZE),
 };
 
 async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
@@ -27,12 +28,28 @@ async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transf
   return { cached: () => informer.store.size, stop: async () => (controller.abort(), await informer.stopped) };
 }
 
-async function startClientNode(kc: KubeConfig, path: string): Promise<Running> {
+/**
+ * client-node's makeInformer over its CustomObjectsApi list: in one request, or (`pageSize`) paged the way
+ * a caller would write it, continue token after continue token, every page's items joined into one list.
+ */
+async function startClientNode(kc: KubeConfig, path: string, pageSize?: number): Promise<Running> {
   const [, , group, version, , namespace, plural] = path.split('/');
   if (!group || !version || !namespace || !plural) throw new Error(`expected /apis/<group>/<version>/namespaces/<ns>/<plural>, got ${path}`);
   const custom = kc.makeApiClient(CustomObjectsApi);
-  const list = (): Promise<KubernetesListObject<KubernetesObject>> =>
-    custom.listNamespacedCustomObject({ group, version, namespace, plural }) as Promise<KubernetesListObject<KubernetesObject>>;
+  const page = (_continue?: string): Promise<KubernetesListObject<KubernetesObject>> =>
+    custom.listNamespacedCustomObject({ group, version, namespace, plural, limit: pageSize, _continue }) as Promise<KubernetesListObject<KubernetesObject>>;
+  // Custom objects come back as plain JSON, so the token is `metadata.continue` (typed lists: `_continue`).
+  const tokenOf = (list: KubernetesListObject<KubernetesObject>): string | undefined => (list.metadata as { continue?: string } | undefined)?.continue || undefined;
+  const list = async (): Promise<KubernetesListObject<KubernetesObject>> => {
+    const first = await page();
+    for (let token = tokenOf(first); token; ) {
+      const next = await page(token);
+      for (const item of next.items) first.items.push(item);
+      first.metadata = next.metadata;
+      token = tokenOf(next);
+    }
+    return first;
+  };
   const informer = makeInformer(kc, path, list);
   await informer.start(); // resolves once the list is cached and the watch is open
   return { cached: () => informer.list().length, stop: () => informer.stop() };

@@ -35,13 +35,14 @@ interface Sample {
   etcdObjects: number;
 }
 
-const CONTENDERS = ['ours-default', 'ours-default-drop-managed-fields', 'ours-paged-500', 'ours-unpaged', 'client-node-makeInformer'] as const;
+const CONTENDERS = ['ours-default', 'ours-default-drop-managed-fields', 'ours-paged-500', 'ours-unpaged', 'client-node-makeInformer-paged', 'client-node-makeInformer'] as const;
 const BASELINE = 'client-node-makeInformer';
 const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
   'ours-default': `createInformer, pages of ${DEFAULT_PAGE_SIZE.toLocaleString('en')} (default)`,
   'ours-default-drop-managed-fields': `createInformer, pages of ${DEFAULT_PAGE_SIZE.toLocaleString('en')}, transform: dropManagedFields`,
   'ours-paged-500': 'createInformer, pages of 500 (client-go\'s page size)',
   'ours-unpaged': 'createInformer, one page',
+  'client-node-makeInformer-paged': `client-node 1.4.0 makeInformer, its list function paging by ${DEFAULT_PAGE_SIZE.toLocaleString('en')}`,
   'client-node-makeInformer': 'client-node 1.4.0 makeInformer (one list, no paging)',
 };
 const probe = fileURLToPath(new URL('./informer-probe.js', import.meta.url));
