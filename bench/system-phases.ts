@@ -72,9 +72,10 @@ export async function workloadNamespace(ctx: BenchContext, name: string, revisio
 }
 
 /**
- * Deletes a finished phase's ApplicationSets and Applications and waits until they are gone, so every
- * converge phase starts on the same cluster: measured on this machine, the ceiling slowed from 17.5 s to
- * 20.0 s and 25.7 s when the earlier phases' 10,000 and 20,000 Applications stayed (docs/benchmarks.md).
+ * Deletes a finished phase's ApplicationSets and Applications and waits until they are gone and the
+ * cluster is quiet, so every converge phase starts with only its own objects (docs/benchmarks.md: the
+ * effect of leftovers was not separable from the run-to-run spread of the ceiling, but no phase should
+ * pay for another's objects).
  */
 export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnType<typeof workloadNamespace>>): Promise<void> {
   space.stopWatching();
