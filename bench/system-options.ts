@@ -10,6 +10,8 @@ export interface SystemBenchOptions {
   readonly resyncPeriod: string;
   readonly pushes: number;
   readonly convergeTimeoutSeconds: number;
+  /** Rounds of (ceiling, 1 replica) converges; the headline is the median of their ratios. */
+  readonly rounds: number;
   /** Write the results file (off for quick trial runs at small sizes). */
   readonly write: boolean;
 }
@@ -33,6 +35,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
       'resync-period': { type: 'string' },
       pushes: { type: 'string' },
       'converge-timeout-seconds': { type: 'string' },
+      rounds: { type: 'string' },
       'no-write': { type: 'boolean' },
     },
     strict: true,
@@ -47,6 +50,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
     resyncPeriod: values['resync-period'] ?? '1m',
     pushes: positive('pushes', values.pushes, 20),
     convergeTimeoutSeconds: positive('converge-timeout-seconds', values['converge-timeout-seconds'], 1800),
+    rounds: positive('rounds', values.rounds, 3),
     write: values['no-write'] !== true,
   };
 }

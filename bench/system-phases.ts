@@ -115,8 +115,8 @@ async function settle(ctx: BenchContext): Promise<void> {
 }
 
 /** Seconds the ceiling client takes to server-side apply every expected Application of a fresh namespace. */
-export async function ceilingCreate(ctx: BenchContext, concurrency: number) {
-  const space = await workloadNamespace(ctx, 'ceiling', 'v1');
+export async function ceilingCreate(ctx: BenchContext, concurrency: number, namespace = 'ceiling') {
+  const space = await workloadNamespace(ctx, namespace, 'v1');
   const appsets = await createAppSets(ctx.kc, space.manifests);
   const objects = ceilingObjects(space.expected, appsets);
   const cpu = cpuMeter(ctx);
@@ -128,7 +128,7 @@ export async function ceilingCreate(ctx: BenchContext, concurrency: number) {
 
 /** Seconds the ceiling client takes to apply the update wave (revision `v2`) over the ceiling namespace. */
 export async function ceilingUpdate(ctx: BenchContext, ceiling: Awaited<ReturnType<typeof ceilingCreate>>, concurrency: number): Promise<number> {
-  const manifests = workloadManifests(shapeOf(ctx.options), 'ceiling', ctx.repo.httpUrl, 'v2');
+  const manifests = workloadManifests(shapeOf(ctx.options), ceiling.space.name, ctx.repo.httpUrl, 'v2');
   const expected = await renderExpected(manifests, ctx.repo.httpUrl, ctx.repo.barePath);
   ceiling.space.watch.expect(expected);
   const start = performance.now();
@@ -155,8 +155,8 @@ export async function startReplicas(ctx: BenchContext, namespace: string, count:
 }
 
 /** Seconds from creating every ApplicationSet to every Application being equal to the render, with `count` replicas. */
-export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string) {
-  const space = await workloadNamespace(ctx, `controller-${count}`, 'v1', webhookSecret);
+export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string, namespace = `controller-${count}`) {
+  const space = await workloadNamespace(ctx, namespace, 'v1', webhookSecret);
   const replicas = await startReplicas(ctx, space.name, count, webhookSecret ? ['--webhook-secret=hooks'] : []);
   const cpu = cpuMeter(ctx, replicas.map((r) => r.process.pid ?? 0));
   const start = performance.now();
