@@ -9,6 +9,7 @@ import { BullMqWorkQueue } from '../src/queue/bullmq-queue.js';
 import { startRedis } from '../test/env/redis.js';
 import { createRunDir } from '../test/env/run-dir.js';
 import { writeBenchResults } from './results-file.js';
+import { median } from './statistics.js';
 
 const NOISY_APPSETS = 5_000;
 const QUIET_APPSETS = 3;
@@ -89,12 +90,6 @@ async function runPhase(redisUrl: string, phase: Phase, round: number): Promise<
   console.error(`${phase} (round ${round}): ${latencies.length} samples, ${noisyRuns} noisy runs`);
   const sorted = latencies.sort((a, b) => a - b);
   return { latencies: sorted, phase, round, samples: sorted.length, p50Ms: round2(percentile(sorted, 50)), p99Ms: round2(percentile(sorted, 99)), maxMs: round2(sorted.at(-1) ?? Number.NaN), noisyRunsPerSecond: Math.round(noisyRuns / (MEASURE_MS / 1000)) };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
 
 /** p99 over every sample of `phase`, all rounds pooled. */

@@ -14,6 +14,7 @@ import { TestEnvironment } from '../test/env/environment.js';
 import { sampleApplication } from '../test/fixtures.js';
 import { ApiWriter } from '../test/kube/informer/cluster-objects.js';
 import { writeBenchResults } from './results-file.js';
+import { median } from './statistics.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -77,12 +78,6 @@ function cpuMsOf(pids: number[]): number {
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * 10;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 async function populate(env: TestEnvironment): Promise<number> {

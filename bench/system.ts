@@ -10,16 +10,12 @@ import { rssMiB } from '../test/system/proc-stats.js';
 import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
+import { median } from './statistics.js';
 import { ceilingCreate, ceilingUpdate, clearNamespace, controllerCreate, controllerUpdate, idleCost, stopReplicas, webhookLatency, WRITES_PER_RECONCILE, type BenchContext, type PhaseCpu } from './system-phases.js';
 
 const WEBHOOK_SECRET = 'system-bench-webhook-secret';
 const hundredths = (n: number): number => Math.round(n * 100) / 100;
 const ratio = (a: number, b: number): number => hundredths(a / b);
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;

@@ -42,8 +42,8 @@ export function applicationSetUpdateNeedsReconcile(old: Watched, next: Watched):
  * ApplicationSet in every update wave.
  */
 export function applicationUpdateNeedsReconcile(old: Watched, next: Watched): boolean {
-  const ownWrite = old.metadata.annotations?.[INTENT_HASH_ANNOTATION] !== next.metadata.annotations?.[INTENT_HASH_ANNOTATION] && next.metadata.annotations?.[INTENT_HASH_ANNOTATION] !== undefined;
-  if (ownWrite) return false;
+  const intentHash = next.metadata.annotations?.[INTENT_HASH_ANNOTATION];
+  if (intentHash !== undefined && intentHash !== old.metadata.annotations?.[INTENT_HASH_ANNOTATION]) return false; // our own write
   return (
     !same(old.spec, next.spec) ||
     !same(old.metadata.labels, next.metadata.labels) ||
