@@ -58,7 +58,7 @@ function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitRe
     return local === undefined ? url : pathToFileURL(resolve(local)).href;
   };
   return {
-    resolveRevision: (url, revision, signal) => reader.resolveRevision(to(url), revision, signal),
+    resolveRevision: (url, revision, signal, options) => reader.resolveRevision(to(url), revision, signal, options),
     listDirectories: (url, commit, signal) => reader.listDirectories(to(url), commit, signal),
     listFiles: (url, commit, signal) => reader.listFiles(to(url), commit, signal),
     readFile: (url, commit, path, signal) => reader.readFile(to(url), commit, path, signal),

@@ -87,6 +87,10 @@ export const controllerSettings = {
     flag: 'git-cache-dir', env: 'APPSET_GIT_CACHE_DIR', kind: 'string', parse: optionalText, fallback: undefined,
     help: 'folder for the shared Git repository cache (default: a folder in the system temp dir)',
   }),
+  gitRefsMaxAgeMs: setting<number>({
+    flag: 'git-refs-max-age', env: 'APPSET_GIT_REFS_MAX_AGE', kind: 'string', parse: parseDurationMs, fallback: 30_000,
+    help: "longest a repository's refs (one git ls-remote) are reused to resolve revisions; a webhook push or the refresh annotation ends it at once, and a git generator polling every N seconds gets refs at most N seconds old (0: ls-remote on every resolve)",
+  }),
   allowLocalRepos: setting<boolean>({
     flag: 'allow-local-repos', env: 'APPSET_ALLOW_LOCAL_REPOS', kind: 'boolean', parse: parseBoolean, fallback: false,
     help: "let tenants' generators read file:// and loopback repositories (local development only)",

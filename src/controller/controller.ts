@@ -28,7 +28,8 @@ import { createRefreshClearer } from './writes/refresh-annotation.js';
 import { createStatusWriter } from './writes/status-writer.js';
 import { createWebhookHandler } from '../server/webhook/webhook-handler.js';
 import type { Informer, KubeObject } from '../kube/informer/index.js';
-import { createRedisClient } from '../queue/redis-connection.js';
+import { createRedisClient, type RedisConnectionOptions } from '../queue/redis-connection.js';
+import { createLocalPushEpochs, createRedisPushEpochs } from '../git/push-epochs.js';
 import { withFreshCaches } from './cache-freshness.js';
 import { reasonOf } from './error-reason.js';
 import { timedGitReader } from './timed-git.js';
@@ -73,7 +74,11 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     informers.secrets.store.list().filter((s) => types.includes(s.metadata?.labels?.[SECRET_TYPE_LABEL] ?? ''));
   const queueName = options.queueName ?? 'appset-controller';
   const queue = createQueue(config, queueName, () => informers.applicationSets.store.keys(), log);
-  const watermarks = config.redisUrl ? createRedisWatermarks(watermarkClient(config.redisUrl, log), `appset:${queueName}`) : createLocalWatermarks();
+  // Shared by the replicas of one queue through its Redis (URL or Sentinels, with its password and TLS).
+  const connection = redisConnectionOf(config);
+  const shared = connection ? sharedStateClient(connection, log) : undefined;
+  const watermarks = shared ? createRedisWatermarks(shared, `appset:${queueName}`) : createLocalWatermarks();
+  const pushEpochs = shared ? createRedisPushEpochs(shared, `appset:${queueName}`) : createLocalPushEpochs();
   const registry = new Registry();
   const metrics = createControllerMetrics(registry);
   metrics.sources.applicationSets = () => summaries(informers.applicationSets.store.list());
@@ -86,6 +91,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
     log,
     onNetworkRequest: ({ repoURL, type }) => metrics.gitRequests.inc({ repo: repoURL, request_type: type }),
+    refsMaxAgeMs: config.gitRefsMaxAgeMs,
+    pushEpochs,
   });
   const observeGit = (operation: keyof GitReader, seconds: number): void => metrics.gitSeconds.observe({ operation }, seconds);
   const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
@@ -130,7 +137,11 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     routes: {
       '/api/webhook': createWebhookHandler({
         secrets: () => webhookSecretsFrom(informers.webhookSecret?.store.list()[0]),
-        onPush: (push) => Promise.resolve(routePush(push, informers.applicationSets.store, enqueue, namespaceAllowed)),
+        onPush: async (push) => {
+          // Counted before anything is enqueued: whichever replica runs a woken key then reads refs after this push.
+          await pushEpochs.advance(push.repoURLs);
+          return routePush(push, informers.applicationSets.store, enqueue, namespaceAllowed);
+        },
         log,
         metrics: { requests: metrics.webhookRequests, enqueuedPerPush: metrics.webhookEnqueuedPerPush },
       }),
@@ -171,10 +182,14 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   };
 }
 
-/** The Redis client of the watermarks; its failures surface on the commands, so connection errors are only logged. */
-function watermarkClient(url: string, log: Logger): ReturnType<typeof createRedisClient> {
-  const client = createRedisClient({ url }, 'producer');
-  client.on('error', (error: Error) => log.debug({ err: error }, 'redis connection error (watermarks)'));
+/**
+ * The Redis client of the watermarks and push counters, on the queue's connection (so a password or
+ * Sentinels given for the queue apply here too); its failures surface on the commands, so connection
+ * errors are only logged.
+ */
+function sharedStateClient(connection: RedisConnectionOptions, log: Logger): ReturnType<typeof createRedisClient> {
+  const client = createRedisClient(connection, 'producer');
+  client.on('error', (error: Error) => log.debug({ err: error }, 'redis connection error (watermarks, push counters)'));
   return client;
 }
 

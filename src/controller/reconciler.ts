@@ -16,6 +16,7 @@ import { renderApplicationSet } from '../templating/render-applicationset.js';
 import type { ApplicationWriter } from './writes/application-writer.js';
 import type { RefreshClearer } from './writes/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from './triggers.js';
+import { freshRefsGitReader } from './fresh-git.js';
 import { tagReason } from './error-reason.js';
 import { GitError } from '../git/errors.js';
 import type { V1Secret } from '@kubernetes/client-node';
@@ -83,7 +84,8 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
 
 async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, ctx: ReconcileContext): Promise<Action> {
   const tenant = await stage(Reason.ValidationError, false, () => Promise.resolve(admit(deps, appset)));
-  const generateDeps = tenant ? tenantScoped(deps, tenant) : deps;
+  const scoped = tenant ? tenantScoped(deps, tenant) : deps;
+  const generateDeps = refreshRequested(appset) ? { ...scoped, git: freshRefsGitReader(scoped.git) } : scoped;
   const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
   const rendered = await stage(Reason.RenderTemplateParamsError, true, () => Promise.resolve(renderApplicationSet(appset, generated.outputs)));
   if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkTenantApplications(tenant, rendered.map((r) => r.application))));
@@ -105,9 +107,14 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new StageError(problem.reason, true, problem.error);
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log);
-  if (appset.metadata.annotations?.[REFRESH_ANNOTATION] !== undefined) await deps.refresh.clear(appset.metadata);
+  if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
   ctx.log.info({ created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length }, 'reconciled');
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
+}
+
+/** Whether the ApplicationSet carries the refresh annotation (cleared once a reconcile succeeds). */
+function refreshRequested(appset: ApplicationSetObject): boolean {
+  return appset.metadata.annotations?.[REFRESH_ANNOTATION] !== undefined;
 }
 
 /** The tenant an ApplicationSet outside the controller's namespace acts for; undefined for the platform's own. */

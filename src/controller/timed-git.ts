@@ -14,7 +14,7 @@ export function timedGitReader(git: GitReader, observe: GitObserver): GitReader 
     }
   };
   return {
-    resolveRevision: (repoURL, revision, signal) => timed('resolveRevision', () => git.resolveRevision(repoURL, revision, signal)),
+    resolveRevision: (repoURL, revision, signal, options) => timed('resolveRevision', () => git.resolveRevision(repoURL, revision, signal, options)),
     listDirectories: (repoURL, commit, signal) => timed('listDirectories', () => git.listDirectories(repoURL, commit, signal)),
     listFiles: (repoURL, commit, signal) => timed('listFiles', () => git.listFiles(repoURL, commit, signal)),
     readFile: (repoURL, commit, path, signal) => timed('readFile', () => git.readFile(repoURL, commit, path, signal)),

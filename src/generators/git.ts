@@ -63,7 +63,8 @@ export const gitGenerator: Generator = {
     const spec = parseGitSpec(raw);
     let commit: string;
     try {
-      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal);
+      // A poll every N seconds must see refs newer than N seconds, whatever the reader would reuse.
+      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: (spec.requeueAfterSeconds ?? DEFAULT_GIT_REQUEUE_SECONDS) * 1000 });
     } catch (error) {
       throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
     }

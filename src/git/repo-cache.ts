@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { GitReader } from '../generators/generator.js';
+import type { GitReader, ResolveOptions } from '../generators/generator.js';
 import { tmpdir } from 'node:os';
 import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
 import { isUsableBareCopy } from './bare-copy.js';
@@ -18,6 +18,8 @@ import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js'
 import { SharedRemoteRefs } from './shared-remote-refs.js';
 import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
+import type { PushEpochs } from './push-epochs.js';
+import type { RefsFreshness } from './shared-remote-refs.js';
 
 /** Settings of a {@link RepoCache}. */
 export interface RepoCacheOptions {
@@ -45,6 +47,13 @@ export interface RepoCacheOptions {
   log?: Logger;
   /** Called once per git process that talks to a remote (retries included), e.g. to count fetches in a metric. */
   onNetworkRequest?: (request: { repoURL: string; type: NetworkRequestType }) => void;
+  /**
+   * Longest a repository's refs are reused for resolving revisions (default 0: an `ls-remote` begun
+   * after every call). Only with `pushEpochs`: a push (or refresh) recorded there ends the reuse at once.
+   */
+  refsMaxAgeMs?: number;
+  /** Push counters shared by the replicas (see PushEpochs). */
+  pushEpochs?: PushEpochs;
 }
 
 /** The git calls that reach a remote: resolving refs, and fetching objects. */
@@ -82,8 +91,8 @@ export class RepoCache implements GitReader {
   }
 
   /** Resolves `revision` to a commit with the platform's access (every Secret, every host). */
-  resolveRevision(repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
-    return this.resolveRevisionAs(PLATFORM_ACCESS, repoURL, revision, signal);
+  resolveRevision(repoURL: string, revision: string, signal: AbortSignal, options?: ResolveOptions): Promise<string> {
+    return this.resolveRevisionAs(PLATFORM_ACCESS, repoURL, revision, signal, options);
   }
 
   /**
@@ -93,7 +102,7 @@ export class RepoCache implements GitReader {
    */
   forAccess(access: RepoAccess): GitReader {
     return {
-      resolveRevision: (repoURL, revision, signal) => this.resolveRevisionAs(access, repoURL, revision, signal),
+      resolveRevision: (repoURL, revision, signal, options) => this.resolveRevisionAs(access, repoURL, revision, signal, options),
       listDirectories: (repoURL, commit, signal) => this.listDirectories(repoURL, commit, signal),
       listFiles: (repoURL, commit, signal) => this.listFiles(repoURL, commit, signal),
       readFile: (repoURL, commit, path, signal) => this.readFile(repoURL, commit, path, signal),
@@ -101,21 +110,29 @@ export class RepoCache implements GitReader {
   }
 
   /** Resolves `revision` to a commit, fetching only when that commit is not in the local copy yet. */
-  private async resolveRevisionAs(access: RepoAccess, repoURL: string, revision: string, signal: AbortSignal): Promise<string> {
+  private async resolveRevisionAs(access: RepoAccess, repoURL: string, revision: string, signal: AbortSignal, options: ResolveOptions | undefined): Promise<string> {
     validateRepoURL(repoURL);
     const rev = revision === '' ? 'HEAD' : revision;
     validateRevision(repoURL, rev);
     const where = { repoURL, revision: rev };
     await checkResolvedAddresses(access, where);
     const credentials = this.credentialsFor(where, access);
-    return this.resolveWith(repoURL, rev, where, credentials, signal).catch((error: unknown) => {
+    return this.resolveWith(repoURL, rev, where, credentials, signal, this.freshness(options)).catch((error: unknown) => {
       throw this.explainOutOfScope(error, where, access, credentials);
     });
   }
 
-  private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
+  /** The refs a resolve accepts: the older of the cache's and the caller's bound, reused only with push counters. */
+  private freshness(options: ResolveOptions | undefined): RefsFreshness {
+    const maxAgeMs = Math.max(0, Math.min(this.options.refsMaxAgeMs ?? 0, options?.maxRefsAgeMs ?? Number.POSITIVE_INFINITY));
+    const reuse = this.options.pushEpochs !== undefined && (this.options.refsMaxAgeMs ?? 0) > 0;
+    return reuse ? { maxAgeMs, epochs: this.options.pushEpochs } : { maxAgeMs: 0 };
+  }
+
+  private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, freshness: RefsFreshness): Promise<string> {
     const dir = this.repoDir(repoURL);
-    const refs = await this.remoteRefs.read(where, credentials, signal, (s) => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote'));
+    const lsRemote = (s: AbortSignal): Promise<string> => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote');
+    const refs = await this.remoteRefs.read(where, credentials, signal, lsRemote, freshness);
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
       await this.ensureInitialised(dir, where, signal);

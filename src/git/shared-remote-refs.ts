@@ -2,28 +2,69 @@ import { createHash } from 'node:crypto';
 import type { ResolvedCredentials } from './credentials.js';
 import { describeLocation, GitError, type GitLocation } from './errors.js';
 import { FreshSingleFlight } from './fresh-single-flight.js';
+import type { PushEpochs } from './push-epochs.js';
 import { parseLsRemote, type RemoteRefs } from './remote-refs.js';
 
+/** How fresh the refs a caller accepts must be. */
+export interface RefsFreshness {
+  /**
+   * Refs read by an `ls-remote` that began at most this long before the call are accepted, unless a
+   * push to the repository came since (see {@link PushEpochs}); 0 asks for an `ls-remote` begun after the call.
+   */
+  readonly maxAgeMs: number;
+  /** Push counters; without them nothing read earlier is served. */
+  readonly epochs?: PushEpochs;
+}
+
+/** The last refs read for one repository and credentials: when the read began and the push counter then. */
+interface RecentRefs {
+  readonly refs: RemoteRefs;
+  readonly startedAt: number;
+  readonly epoch: number;
+}
+
 /**
- * A remote's refs from an `ls-remote` that started after the call, shared by concurrent callers of
- * one repository with the same credentials: a webhook that wakes a hundred ApplicationSets of one
- * repository costs one or two ls-remotes, not a hundred. Callers with other credentials never share
- * (each proves its own access), and every error names the caller's own revision.
+ * A remote's refs shared by callers of one repository with the same credentials. By default from an
+ * `ls-remote` that started after the call, shared by concurrent callers: a webhook that wakes a
+ * hundred ApplicationSets of one repository costs one or two ls-remotes, not a hundred. A caller may
+ * accept refs read a little earlier ({@link RefsFreshness}) unless a push came since: a converge of
+ * many ApplicationSets on one repository then costs one ls-remote every `maxAgeMs`, not one per
+ * reconcile (each spawns git on both ends; on a busy 2-core machine about 0.2 CPU-seconds).
+ * Callers with other credentials never share (each proves its own access), errors are never kept,
+ * and every error names the caller's own revision.
  */
 export class SharedRemoteRefs {
   private readonly flight = new FreshSingleFlight<RemoteRefs>();
+  private readonly recent = new Map<string, RecentRefs>();
 
-  /** Runs `lsRemote` (or joins a run that began after this call) and parses its output. */
-  async read(where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, lsRemote: (signal: AbortSignal) => Promise<string>): Promise<RemoteRefs> {
+  /** Recent refs the caller accepts, or the refs of an `ls-remote` (run, or joined, after this call). */
+  async read(where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, lsRemote: (signal: AbortSignal) => Promise<string>, freshness?: RefsFreshness): Promise<RemoteRefs> {
     const identity = createHash('sha256').update(JSON.stringify([credentials?.source ?? null, credentials?.credentials ?? null])).digest('hex');
+    const key = `${where.repoURL}\n${identity}`;
+    const calledAt = performance.now();
+    // Read before the ls-remote: refs read now are at least as new as the pushes counted so far. Read
+    // for a fresh call too, so what it reads serves the callers after it.
+    const epoch = freshness?.epochs ? await freshness.epochs.current(where.repoURL).catch(() => undefined) : undefined;
+    const kept = this.recent.get(key);
+    if (epoch !== undefined && kept && kept.epoch === epoch && calledAt - kept.startedAt <= (freshness?.maxAgeMs ?? 0)) return kept.refs;
     try {
-      return await this.flight.run(`${where.repoURL}\n${identity}`, async () => parseLsRemote(await lsRemote(signal)));
+      const refs = await this.flight.run(key, async () => parseLsRemote(await lsRemote(signal)));
+      // The run began after this call, so `calledAt` is a safe (early) start time for it.
+      if (epoch !== undefined) this.keep(key, { refs, startedAt: calledAt, epoch });
+      return refs;
     } catch (error) {
       if (!(error instanceof GitError)) throw error;
       // Cancelled by the caller that began the shared run, not by this one: ask again alone.
       if (error.kind === 'aborted' && !signal.aborted) return parseLsRemote(await lsRemote(signal));
       throw relocated(error, where);
     }
+  }
+
+  /** Keeps the newest reading per key (by push counter, then start time), so an older run finishing late never replaces it. */
+  private keep(key: string, reading: RecentRefs): void {
+    const kept = this.recent.get(key);
+    if (kept && (kept.epoch > reading.epoch || (kept.epoch === reading.epoch && kept.startedAt > reading.startedAt))) return;
+    this.recent.set(key, reading);
   }
 }
 

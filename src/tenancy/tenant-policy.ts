@@ -50,7 +50,7 @@ export function checkTenantRepo(tenant: TenantContext, repoURL: string, allowanc
 export function tenantGitReader(reader: GitReader, tenant: TenantContext, allowances?: RepoUrlAllowances): GitReader {
   const guard = (repoURL: string): void => checkTenantRepo(tenant, repoURL, allowances);
   return {
-    resolveRevision: (repoURL, revision, signal) => (guard(repoURL), reader.resolveRevision(repoURL, revision, signal)),
+    resolveRevision: (repoURL, revision, signal, options) => (guard(repoURL), reader.resolveRevision(repoURL, revision, signal, options)),
     listDirectories: (repoURL, commit, signal) => (guard(repoURL), reader.listDirectories(repoURL, commit, signal)),
     listFiles: (repoURL, commit, signal) => (guard(repoURL), reader.listFiles(repoURL, commit, signal)),
     readFile: (repoURL, commit, path, signal) => (guard(repoURL), reader.readFile(repoURL, commit, path, signal)),

@@ -15,14 +15,14 @@ export interface RedisServer {
   ready(): Promise<void>;
 }
 
-/** Starts `redis-server` (from PATH) on a free loopback port, without persistence. */
-export async function startRedis(run: RunDir, binary = 'redis-server'): Promise<RedisServer> {
+/** Starts `redis-server` (from PATH) on a free loopback port, without persistence; `extraArgs` e.g. `['--requirepass', 'x']`. */
+export async function startRedis(run: RunDir, binary = 'redis-server', extraArgs: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const dir = join(run.root, 'redis');
   mkdirSync(dir, { recursive: true });
   const process = new ManagedProcess('redis', {
     command: binary,
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],
     logFile: join(run.logDir, 'redis.log'),
     pidDir: run.pidDir,
   });
@@ -30,7 +30,8 @@ export async function startRedis(run: RunDir, binary = 'redis-server'): Promise<
     await waitFor(
       async () => {
         process.assertRunning();
-        return (await ping(port)) === '+PONG';
+        const reply = await ping(port);
+        return reply === '+PONG' || reply.startsWith('-NOAUTH'); // a password-protected server is up too
       },
       { what: `redis-server PING on port ${port}`, timeoutMs: 20_000 },
     );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createServer, type Socket } from 'node:net';
 import { GitError } from '../../src/git/errors.js';
+import { createLocalPushEpochs } from '../../src/git/push-epochs.js';
 import { sharedGitFixtures } from '../env/shared-environment.js';
 import { git } from '../env/git-fixtures.js';
 import { freshCache, noSignal, uniqueName } from './repo-cache-helpers.js';
@@ -53,6 +54,22 @@ describe('RepoCache over file://', () => {
     assert.equal(cache.stats.fetch, 2);
     assert.deepEqual(await cache.listDirectories(repo.fileUrl, c2, noSignal), ['a', 'b']);
     assert.equal((await cache.copiesOnDisk()).length, 1);
+  });
+
+  it('reuses recent refs within their age, and resolves a new commit once a push is counted or the caller asks for fresher refs', async () => {
+    const repo = await sharedGitFixtures().createRepo(uniqueName('recent'), { 'a/x': '1' });
+    const pushEpochs = createLocalPushEpochs();
+    const cache = freshCache({ refsMaxAgeMs: 60_000, pushEpochs });
+    const c1 = await cache.resolveRevision(repo.fileUrl, 'main', noSignal);
+    const c2 = await repo.commit({ 'b/y': '2' });
+    assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c1, 'the refs of a minute ago are reused');
+    assert.equal(cache.stats.lsRemote, 1);
+    assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal, { maxRefsAgeMs: 0 }), c2, 'a caller asking for the remote as it is now gets the new commit');
+    const c3 = await repo.commit({ 'c/z': '3' });
+    assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c2);
+    await pushEpochs.advance([repo.fileUrl]);
+    assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c3, 'a counted push ends the reuse');
+    assert.equal(cache.stats.lsRemote, 3);
   });
 
   it('many concurrent resolutions of a new repository clone it once (per-repository lock)', async () => {

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ResolvedCredentials } from '../../src/git/credentials.js';
+import { createLocalPushEpochs, type PushEpochs } from '../../src/git/push-epochs.js';
+import { SharedRemoteRefs } from '../../src/git/shared-remote-refs.js';
+
+const URL_ = 'https://git.example/org/apps.git';
+const where = { repoURL: URL_, revision: 'HEAD' };
+const never = new AbortController().signal;
+
+/** An ls-remote stand-in whose answer names how many times it ran: `<n>` as the SHA of HEAD. */
+function countingRemote(): { lsRemote: () => Promise<string>; runs: () => number } {
+  let runs = 0;
+  return {
+    lsRemote: () => Promise.resolve(`${String(++runs).padStart(40, '0')}\tHEAD\n`),
+    runs: () => runs,
+  };
+}
+
+const head = async (refs: Promise<ReadonlyMap<string, string>>): Promise<string | undefined> => (await refs).get('HEAD');
+
+describe('SharedRemoteRefs reuse of recent refs', () => {
+  it('without push counters or with no age allowed, runs an ls-remote for every call', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    await shared.read(where, undefined, never, remote.lsRemote);
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000 });
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 0, epochs: createLocalPushEpochs() });
+    assert.equal(remote.runs(), 3);
+  });
+
+  it('reuses refs read within the allowed age while no push came', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const freshness = { maxAgeMs: 60_000, epochs: createLocalPushEpochs() };
+    const first = await head(shared.read(where, undefined, never, remote.lsRemote, freshness));
+    for (let i = 0; i < 5; i++) assert.equal(await head(shared.read(where, undefined, never, remote.lsRemote, freshness)), first);
+    assert.equal(remote.runs(), 1);
+  });
+
+  it('reads again after a push to the repository, under any spelling of its URL, and not after a push elsewhere', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const epochs = createLocalPushEpochs();
+    const freshness = { maxAgeMs: 60_000, epochs };
+    await shared.read(where, undefined, never, remote.lsRemote, freshness);
+    await epochs.advance(['https://git.example/org/other']);
+    await shared.read(where, undefined, never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 1, 'a push to another repository changes nothing here');
+    await epochs.advance(['git@git.example:Org/Apps']);
+    assert.equal(await head(shared.read(where, undefined, never, remote.lsRemote, freshness)), `${'2'.padStart(40, '0')}`);
+    assert.equal(remote.runs(), 2);
+  });
+
+  it('reads again once the kept refs are older than the caller allows', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const epochs = createLocalPushEpochs();
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000, epochs });
+    await sleep(30);
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 10, epochs });
+    assert.equal(remote.runs(), 2);
+  });
+
+  it('never hands one caller refs another read with other credentials', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const freshness = { maxAgeMs: 60_000, epochs: createLocalPushEpochs() };
+    const team = (secret: string): ResolvedCredentials => ({ credentials: { kind: 'bearer', token: secret }, source: { secret, type: 'repository' } });
+    await shared.read(where, team('a'), never, remote.lsRemote, freshness);
+    await shared.read(where, team('b'), never, remote.lsRemote, freshness);
+    await shared.read(where, undefined, never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 3);
+    await shared.read(where, team('a'), never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 3, 'the same credentials share');
+  });
+
+  it('reads afresh when the push counter cannot be read', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const broken: PushEpochs = { current: () => Promise.reject(new Error('redis is down')), advance: () => Promise.resolve() };
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000, epochs: broken });
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000, epochs: broken });
+    assert.equal(remote.runs(), 2);
+  });
+
+  it('keeps no failure: the next call runs again', async () => {
+    const shared = new SharedRemoteRefs();
+    const freshness = { maxAgeMs: 60_000, epochs: createLocalPushEpochs() };
+    await assert.rejects(shared.read(where, undefined, never, () => Promise.reject(new Error('unreachable')), freshness), /unreachable/);
+    const remote = countingRemote();
+    await shared.read(where, undefined, never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 1);
+  });
+});
