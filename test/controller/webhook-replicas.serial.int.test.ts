@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { startRedis, type RedisServer } from '../env/redis.js';
 import { createRunDir } from '../env/run-dir.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../env/wait-for.js';
+import { hookedAppSet, signedPush } from './webhook-fixtures.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 const SECRET = 'webhook-replicas-secret';
@@ -38,15 +39,7 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
     ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items.map((a) => a.metadata.name).sort();
   const lsRemotes = async (controller: RunningController): Promise<number> =>
     [...(await controller.metricsRegistry.metrics()).matchAll(/^argocd_git_request_total\{[^}]*request_type="ls-remote"[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-  const push = async (): Promise<Response> => {
-    const body = JSON.stringify({ ref: 'refs/heads/main', repository: { html_url: repo.httpUrl.replace(/\.git$/, ''), default_branch: 'main' } });
-    const signature = createHmac('sha256', SECRET).update(body).digest('hex');
-    return fetch(`http://127.0.0.1:${receiver.port}/api/webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${signature}` },
-      body,
-    });
-  };
+  const push = (): Promise<Response> => signedPush(receiver.port, repo.httpUrl, 'refs/heads/main', SECRET);
 
   before(async () => {
     redis = await startRedis(run, 'redis-server', ['--requirepass', REDIS_PASSWORD]);
@@ -67,24 +60,7 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
     receiver = await startController(config, kc, pino({ level: 'silent' }), { queueName, takeWork: false });
     worker = await startController(config, kc, pino({ level: 'silent' }), { queueName });
     await Promise.all([receiver.ready, worker.ready]);
-    await custom.createNamespacedCustomObject({
-      ...G,
-      namespace: ns.name,
-      plural: 'applicationsets',
-      body: {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'ApplicationSet',
-        metadata: { name: 'hooked' },
-        spec: {
-          goTemplate: true,
-          generators: [{ git: { repoURL: repo.httpUrl, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: 'apps/*' }] } }],
-          template: {
-            metadata: { name: 'hooked-{{.path.basename}}' },
-            spec: { project: 'default', source: { repoURL: repo.httpUrl, path: '{{.path.path}}', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{.path.basename}}' } },
-          },
-        },
-      },
-    });
+    await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: hookedAppSet(repo.httpUrl) });
     // Reconciling at all proves the shared state works with the password given apart from the URL.
     await waitFor(async () => (await apps()).includes('hooked-alpha'), { what: 'the first Application', timeoutMs: 30_000 });
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import type { GitRepo } from '../env/git-fixtures.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../env/wait-for.js';
+import { hookedAppSet, signedPush } from './webhook-fixtures.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 const SECRET = 'webhook-e2e-secret';
@@ -29,15 +29,7 @@ describe('Git webhooks end to end: a signed push refreshes only the affected App
     const text = await controller.metricsRegistry.metrics();
     return [...text.matchAll(/^argocd_appset_reconcile_count\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
   };
-  const push = async (ref: string, secret = SECRET): Promise<Response> => {
-    const body = JSON.stringify({ ref, repository: { html_url: repo.httpUrl.replace(/\.git$/, ''), default_branch: 'main' } });
-    const signature = createHmac('sha256', secret).update(body).digest('hex');
-    return fetch(`http://127.0.0.1:${controller.port}/api/webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${signature}` },
-      body,
-    });
-  };
+  const push = (ref: string, secret = SECRET): Promise<Response> => signedPush(controller.port, repo.httpUrl, ref, secret);
 
   before(async () => {
     ns = await createTestNamespace(kc, 'hooks');
@@ -52,25 +44,8 @@ describe('Git webhooks end to end: a signed push refreshes only the affected App
     );
     controller = await startController(config, kc, pino({ level: 'silent' }));
     await controller.ready;
-    await custom.createNamespacedCustomObject({
-      ...G,
-      namespace: ns.name,
-      plural: 'applicationsets',
-      body: {
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'ApplicationSet',
-        metadata: { name: 'hooked' },
-        spec: {
-          goTemplate: true,
-          // An hour between polls: only the webhook can explain a quick update.
-          generators: [{ git: { repoURL: repo.httpUrl, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: 'apps/*' }] } }],
-          template: {
-            metadata: { name: 'hooked-{{.path.basename}}' },
-            spec: { project: 'default', source: { repoURL: repo.httpUrl, path: '{{.path.path}}', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{.path.basename}}' } },
-          },
-        },
-      },
-    });
+    // An hour between polls: only the webhook can explain a quick update.
+    await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: hookedAppSet(repo.httpUrl) });
     await waitFor(async () => (await apps()).includes('hooked-alpha'), { what: 'the first Application', timeoutMs: 20_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
   });
