@@ -2,10 +2,10 @@ import type { Cluster, Redis } from 'ioredis';
 import { repoIdentity } from '../server/webhook/repo-identity.js';
 
 /**
- * A counter per repository that every push (webhook) and refresh request advances. Remote refs read
- * while the counter had one value are not served once it has moved on, so a reconcile that a push
- * enqueued never resolves a revision from refs read before that push, on whichever replica it runs.
- * No clocks are compared: replicas only compare counters they read from the same place.
+ * A counter per repository that every webhook push advances (after its signature was checked). Remote
+ * refs read while the counter had one value are not served once it has moved on, so a reconcile that a
+ * push enqueued never resolves a revision from refs read before that push, on whichever replica it
+ * runs. No clocks are compared: replicas only compare counters they read from the same place.
  */
 export interface PushEpochs {
   /** The repository's counter now (0 before any push). Throws when it cannot be read: callers then read refs afresh. */
