@@ -73,9 +73,10 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const secretsOfType = (...types: string[]): V1Secret[] =>
     informers.secrets.store.list().filter((s) => types.includes(s.metadata?.labels?.[SECRET_TYPE_LABEL] ?? ''));
   const queueName = options.queueName ?? 'appset-controller';
-  const queue = createQueue(config, queueName, () => informers.applicationSets.store.keys(), log);
-  // Shared by the replicas of one queue through its Redis (URL or Sentinels, with its password and TLS).
+  // The queue's Redis (URL or Sentinels, with its password and TLS), read once; watermarks and push
+  // counters are shared by the replicas through it too.
   const connection = redisConnectionOf(config);
+  const queue = createQueue(config, connection, queueName, () => informers.applicationSets.store.keys(), log);
   const shared = connection ? sharedStateClient(connection, log) : undefined;
   const watermarks = shared ? createRedisWatermarks(shared, `appset:${queueName}`) : createLocalWatermarks();
   const pushEpochs = shared ? createRedisPushEpochs(shared, `appset:${queueName}`) : createLocalPushEpochs();
@@ -198,9 +199,8 @@ function versionOf(informer: Informer<KubeObject>): () => string | undefined {
   return () => informer.health().resourceVersion;
 }
 
-function createQueue(config: ControllerConfig, name: string, keys: () => Iterable<string>, log: Logger): WorkQueue {
+function createQueue(config: ControllerConfig, connection: RedisConnectionOptions | undefined, name: string, keys: () => Iterable<string>, log: Logger): WorkQueue {
   const common = { concurrency: config.concurrentReconciliations };
-  const connection = redisConnectionOf(config);
   if (!connection) return new MemoryWorkQueue(common);
   return new BullMqWorkQueue({ ...common, name, connection, resync: { intervalMs: config.resyncPeriodMs, keys }, logger: log });
 }

@@ -64,7 +64,7 @@ export const gitGenerator: Generator = {
     let commit: string;
     try {
       // A poll every N seconds must see refs newer than N seconds, whatever the reader would reuse.
-      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: (spec.requeueAfterSeconds ?? DEFAULT_GIT_REQUEUE_SECONDS) * 1000 });
+      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: pollIntervalMs(spec.requeueAfterSeconds) });
     } catch (error) {
       throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
     }
@@ -74,6 +74,11 @@ export const gitGenerator: Generator = {
   },
   requeueAfterMs(raw) {
     const seconds = readOptionalSeconds(readObject(raw, 'git').requeueAfterSeconds, 'git.requeueAfterSeconds');
-    return (seconds ?? DEFAULT_GIT_REQUEUE_SECONDS) * 1000;
+    return pollIntervalMs(seconds);
   },
 };
+
+/** How often a git generator is polled: its `requeueAfterSeconds`, or Argo CD's default. */
+function pollIntervalMs(requeueAfterSeconds: number | undefined): number {
+  return (requeueAfterSeconds ?? DEFAULT_GIT_REQUEUE_SECONDS) * 1000;
+}
