@@ -1,7 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { promisify } from 'node:util';
-import { gunzip, gunzipSync } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 /** A non-2xx answer of the API server, with the Status it sent. */
@@ -99,27 +97,6 @@ export async function openGet(kc: KubeConfig, path: string, query: Query, signal
   const body = await readText(response).catch(() => '');
   throw errorFromStatus(status, parseStatus(body), retryAfter(response));
 }
-
-/**
- * `GET path?query` and the body as text. It accepts gzip: uncompressed, the API server writes a list in
- * thousands of small TLS records, which costs it and us more CPU than compressing. A small body (a page
- * of 500 objects is about 20 kB compressed, 400 kB inflated, about a millisecond) is inflated right away,
- * since the next page is only requested after it: a hop through the libuv thread pool would add its
- * latency to every page on a busy machine. A large one (one-page lists) is inflated on the thread pool.
- */
-export async function getText(kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse?: ConnectionReuse): Promise<string> {
-  const response = await openGet(kc, path, query, signal, reuse, true);
-  const body = await readBody(response);
-  const encoding = response.headers['content-encoding'];
-  if (!encoding || encoding === 'identity') return body.toString('utf8');
-  if (encoding !== 'gzip') throw new Error(`GET ${path}: the server answered with content-encoding "${encoding}", which was not asked for`);
-  return (body.length <= INFLATE_INLINE_BYTES ? gunzipSync(body) : await inflate(body)).toString('utf8');
-}
-
-/** Compressed bodies up to this size are inflated on the event loop (well under 10 ms). */
-const INFLATE_INLINE_BYTES = 256 * 1024;
-
-const inflate = promisify(gunzip);
 
 /** The whole body of a response. */
 export async function readBody(response: IncomingMessage): Promise<Buffer> {

@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
-import { ConnectionReuse, errorFromStatus, getText, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
-import { parseListPage, peekContinue, type ListPage } from './list-page.js';
+import { ConnectionReuse, errorFromStatus, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
+import { streamListPage, type ListPageMetadata } from './list-page-stream.js';
 import { SharingFreezer } from './freeze.js';
 import type { KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
@@ -162,25 +162,16 @@ export class Reflector<T extends KubeObject> {
 
   private async listPages(): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
+    const keep = (item: unknown): void => void items.push(this.prepare(item as T));
     const reuse = new ConnectionReuse();
     try {
-      let pending: Promise<string> | undefined = this.listPage(undefined, reuse);
+      let continueToken: string | undefined;
       let resourceVersion: string | undefined;
-      while (pending) {
-        const text: string = await pending;
-        // Ask for the next page before parsing and freezing this one: the server prepares it meanwhile,
-        // so our CPU work stays off the critical path of a list that is otherwise one round trip per page.
-        const peeked = peekContinue(text);
-        let next = peeked ? this.listPage(peeked, reuse) : undefined;
-        next?.catch(() => undefined); // awaited below; this only keeps a failure from counting as unhandled meanwhile
-        const page: ListPage<T> = parseListPage<T>(text, this.options.path);
-        const continueToken: string | undefined = page.metadata?.continue || undefined;
-        if (continueToken !== (peeked || undefined)) next = continueToken ? this.listPage(continueToken, reuse) : undefined; // a wrong guess is dropped
-        next?.catch(() => undefined);
-        for (const item of page.items ?? []) items.push(this.prepare(item));
-        resourceVersion = page.metadata?.resourceVersion;
-        pending = next;
-      }
+      do {
+        const page = await this.listPage(continueToken, reuse, keep);
+        resourceVersion = page.resourceVersion;
+        continueToken = page.continue || undefined;
+      } while (continueToken);
       if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
       return { items, resourceVersion };
     } finally {
@@ -188,7 +179,7 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse): Promise<string> {
+  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse, onItem: (item: unknown) => void): Promise<ListPageMetadata> {
     const { kc, path, signal } = this.options;
     const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     const query: Query = { ...this.selectors(), limit: this.options.pageSize ?? DEFAULT_PAGE_SIZE, continue: continueToken };
@@ -200,9 +191,9 @@ export class Reflector<T extends KubeObject> {
     const timer = setTimeout(() => controller.abort(new Error(`list page of ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const text = await getText(kc, path, query, controller.signal, reuse);
+      const page = await streamListPage(kc, path, query, controller.signal, reuse, onItem);
       this.stats.lastHeardAt = Date.now();
-      return text;
+      return page;
     } catch (error) {
       if (error instanceof GoneError && continueToken) throw new ExpiredContinueError(error);
       throw controller.signal.aborted && controller.signal.reason instanceof Error ? controller.signal.reason : error;

@@ -238,23 +238,37 @@ describe('reflector protocol', () => {
     assert.deepEqual(informer.store.byIndex('owner', 'set-1').map(name).sort(), ['a', 'b']);
   });
 
-  it('requests the next page from the parsed token when the raw body suggested another one', { timeout: 15_000 }, async (t) => {
-    // Duplicate keys: the leading metadata (what a quick read of the raw body finds) says "decoy", while
-    // JSON.parse keeps the trailing one, "token-1". The list must follow what the page really says.
-    const server = await fake(t, (request, response) => {
-      if (request.watch) return holdOpen(request, response, 0);
-      const token = request.query.get('continue');
-      if (token === 'decoy') return sendJson(response, 400, status(400, 'BadRequest', 'invalid continue token'));
-      if (token === 'token-1') return sendList(response, '10', [object('b', '2')]);
+  it('a page that is not a JSON list, or breaks off, fails the whole list: none of its items is kept, and the retry lists afresh', async (t) => {
+    // Page 1 is good every time. Page 2 is first invalid after one good item, then cut off mid-item, then good.
+    let secondPages = 0;
+    const server = await fake(t, (request, response, index) => {
+      if (request.watch) return holdOpen(request, response, index);
+      if (!request.query.has('continue')) return sendList(response, '10', [object('a', '1')], 'token-1');
+      secondPages++;
+      const good = JSON.stringify(object('b', '1'));
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"continue":"decoy"},"items":[${JSON.stringify(object('a', '1'))}],"metadata":{"resourceVersion":"10","continue":"token-1"}}`);
+      if (secondPages === 1) return void response.end(`{"kind":"ConfigMapList","apiVersion":"v1","items":[${JSON.stringify(object('ghost', '1'))},<html>`);
+      if (secondPages === 2) return void response.end(`{"kind":"ConfigMapList","apiVersion":"v1","items":[${good.slice(0, 20)}`);
+      response.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[${good}]}`);
     });
-    const { informer } = startInformer(t, server.port, { pageSize: 1 });
+    const { informer, seen } = startInformer(t, server.port, { pageSize: 1 });
     await informer.ready();
     assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
-    assert.ok(server.lists.some((r) => r.query.get('continue') === 'token-1'));
+    assert.deepEqual(seen.map((e) => e.name).sort(), ['a', 'b'], 'the item of the broken page never became an event');
+    assert.equal(informer.health().retries, 2);
     assert.equal(informer.health().lists, 1);
-    assert.equal(informer.health().retries, 0, 'the wrong guess is dropped without failing the list');
+    assert.deepEqual(server.lists.map((r) => r.query.get('continue') ?? 'first'), ['first', 'token-1', 'first', 'token-1', 'first', 'token-1']);
+  });
+
+  it('names the collection and the problem when a list page is not JSON', async (t) => {
+    const server = await fake(t, (request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>proxy error</html>');
+    });
+    const { informer } = startInformer(t, server.port);
+    await waitFor(() => informer.health().retries > 0, { what: 'a failed list' });
+    assert.match(informer.health().lastError ?? '', /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body is not a JSON object/);
+    assert.equal(informer.health().synced, false);
   });
 
   it('asks for gzip on list pages and reads compressed and plain pages alike', async (t) => {

@@ -1,6 +1,8 @@
 // The watch layer against the shared real kube-apiserver: a large paged sync, event order, selectors.
 import assert from 'node:assert/strict';
 import { after, describe, it, type TestContext } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createInformer, type Informer, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { createTestNamespace, type TestNamespace } from '../../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment } from '../../env/shared-environment.js';
@@ -98,4 +100,37 @@ describe('informer against the real API server', () => {
     assert.deepEqual(informer.store.keys().sort(), [`${ns}/late-in`, `${ns}/out`]);
     assert.deepEqual(cachedVersions(informer), await writer.versions(path, '?labelSelector=team%3Dblue&fieldSelector=metadata.name%21%3Dexcluded'));
   });
+
+  it('a stopped informer leaves nothing of its cache reachable, even before its list connections closed', async () => {
+    const ns = await namespace('informer-release');
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    await writer.createAll(path, Array.from({ length: 2000 }, (_, i) => configMap(`cm-${i}`)), 24);
+    const collected = new Set<string>();
+    const registry = new FinalizationRegistry<string>((name) => collected.add(name));
+    const { stopped } = await syncRegisterAndStop(path, (object) => registry.register(object, object.metadata?.name ?? ''));
+    await stopped;
+    collectGarbage();
+    await waitFor(() => collected.size === 2000, { what: 'every cached object collected by the one collection right after the stop', timeoutMs: 2000 });
+  });
 });
+
+/**
+ * Syncs an informer in pages of 1,000 (large enough for the server to gzip them), registers every cached object, stops it and hands back only its stop
+ * promise. Nothing between the sync and the caller's collection waits for I/O: the list's last connection is
+ * still closing then, which is when anything it holds would keep the cache alive. (A FinalizationRegistry,
+ * unlike a WeakRef made in the same job, does not itself keep the objects alive.)
+ */
+async function syncRegisterAndStop(path: string, register: (object: ConfigMap) => void): Promise<{ stopped: Promise<void> }> {
+  const controller = new AbortController();
+  const informer = createInformer<ConfigMap>({ kc: adminKubeConfig(), signal: controller.signal, path, pageSize: 1000 });
+  await informer.ready();
+  for (const object of informer.store.list()) register(object);
+  controller.abort();
+  return { stopped: informer.stopped };
+}
+
+/** A full garbage collection, without running the whole test process with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
