@@ -26,23 +26,30 @@ async function serve(t: TestContext, answer: (response: ServerResponse) => void)
 
 describe('streamListPage', () => {
   it('hands out the items of a gzip page as its compressed pieces arrive, then its metadata', async (t) => {
-    const seenBeforeEnd: number[] = [];
+    // The server ends the body only once the client has handed out every item (or after 5 s): a reader that
+    // waits for the end before parsing hands out nothing before it.
+    let handedOutBeforeEnd = 0;
     let ended = false;
+    let allHandedOut = (): void => undefined;
+    const everyItem = new Promise<void>((resolve) => (allHandedOut = resolve));
     const server = await serve(t, (response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       const gzip = createGzip();
       gzip.pipe(response);
       // Every piece is flushed, so the client can inflate and split it before the next one is written.
-      void dribble((piece) => gzip.write(piece, () => gzip.flush(constants.Z_SYNC_FLUSH)), body).then(() => setTimeout(() => ((ended = true), gzip.end()), 50));
+      void dribble((piece) => gzip.write(piece, () => gzip.flush(constants.Z_SYNC_FLUSH)), body)
+        .then(() => Promise.race([everyItem, new Promise((resolve) => setTimeout(resolve, 5000))]))
+        .then(() => ((ended = true), gzip.end()));
     });
     const received: unknown[] = [];
     const page = await streamListPage(fakeKubeConfig(server.port), PATH, { limit: 50 }, AbortSignal.timeout(10_000), undefined, (item) => {
       received.push(item);
-      if (!ended) seenBeforeEnd.push(received.length);
+      if (!ended) handedOutBeforeEnd++;
+      if (received.length === items.length) allHandedOut();
     });
     assert.deepEqual(page, { resourceVersion: '7', continue: 'next' });
     assert.deepEqual(received, items);
-    assert.equal(seenBeforeEnd.length, items.length, 'every item was handed out before the body ended');
+    assert.equal(handedOutBeforeEnd, items.length, 'every item was handed out before the body ended');
   });
 
   it('reads a plain page cut anywhere, and a last page without a continue token', async (t) => {
