@@ -50,7 +50,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
     resyncPeriod: values['resync-period'] ?? '1m',
     pushes: positive('pushes', values.pushes, 20),
     convergeTimeoutSeconds: positive('converge-timeout-seconds', values['converge-timeout-seconds'], 1800),
-    rounds: positive('rounds', values.rounds, 3),
+    rounds: positive('rounds', values.rounds, 5),
     write: values['no-write'] !== true,
   };
 }

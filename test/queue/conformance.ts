@@ -163,10 +163,13 @@ export function describeWorkQueueConformance(name: string, create: QueueFactory)
       const starts = recorder.runs.map((run) => run.start).sort((a, b) => a - b);
       // A start is recorded a little after the limiter let it go, and on a loaded machine by varying
       // amounts, so gaps are checked with slack; without a limit all 12 would start within a few ms.
+      // The memory queue's window slides, BullMQ's is fixed: the last 4 of one fixed window and the first 4
+      // of the next may start close together (seen in CI: starts 3 and 7 were 2 ms apart), but never 9.
+      // The sliding window's stricter bound is tested with the limiter itself (rate-limiter.test.ts).
       const slackMs = 150;
-      for (let i = 0; i + 4 < starts.length; i++) {
-        const gap = (starts[i + 4] ?? 0) - (starts[i] ?? 0);
-        assert.ok(gap >= 400 - slackMs, `starts ${i} and ${i + 4} are ${gap} ms apart: more than 4 in one 400 ms window`);
+      for (let i = 0; i + 8 < starts.length; i++) {
+        const gap = (starts[i + 8] ?? 0) - (starts[i] ?? 0);
+        assert.ok(gap >= 400 - slackMs, `starts ${i} and ${i + 8} are ${gap} ms apart: more than 8 in 400 ms, two windows' worth`);
       }
       const spread = (starts[11] ?? 0) - (starts[0] ?? 0);
       assert.ok(spread >= 2 * 400 - slackMs, `12 starts at 4 per 400 ms need about 800 ms, took ${spread} ms`);

@@ -67,7 +67,7 @@ export class ListItemSplitter {
           this.head = text.slice(0, i + 1);
           text = text.slice(i + 1);
           length = text.length;
-          this.depth = depth = 2;
+          depth = 2;
           i = 0;
           continue;
         }
