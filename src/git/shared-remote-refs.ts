@@ -35,7 +35,14 @@ interface RecentRefs {
  */
 export class SharedRemoteRefs {
   private readonly flight = new FreshSingleFlight<RemoteRefs>();
+  /** Newest reading per repository and credentials, least recently stored first. */
   private readonly recent = new Map<string, RecentRefs>();
+
+  /**
+   * @param maxKept readings kept at most (one per repository and credentials); past it the least
+   *   recently stored is forgotten, so credentials that rotate often cannot grow the map without bound.
+   */
+  constructor(private readonly maxKept = DEFAULT_MAX_KEPT) {}
 
   /** Recent refs the caller accepts, or the refs of an `ls-remote` (run, or joined, after this call). */
   async read(where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, lsRemote: (signal: AbortSignal) => Promise<string>, freshness?: RefsFreshness): Promise<RemoteRefs> {
@@ -64,9 +71,17 @@ export class SharedRemoteRefs {
   private keep(key: string, reading: RecentRefs): void {
     const kept = this.recent.get(key);
     if (kept && (kept.epoch > reading.epoch || (kept.epoch === reading.epoch && kept.startedAt > reading.startedAt))) return;
+    this.recent.delete(key); // re-inserted last: the map's order is the order of storing
     this.recent.set(key, reading);
+    for (const oldest of this.recent.keys()) {
+      if (this.recent.size <= this.maxKept) break;
+      this.recent.delete(oldest);
+    }
   }
 }
+
+/** Readings kept by default: far more repositories and credentials than one controller serves at once. */
+const DEFAULT_MAX_KEPT = 4096;
 
 /** The same failure, named at `where` (a shared run's error names the revision of the caller that began it). */
 function relocated(error: GitError, where: GitLocation): GitError {

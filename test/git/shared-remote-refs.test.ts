@@ -94,3 +94,22 @@ describe('SharedRemoteRefs reuse of recent refs', () => {
     assert.equal(remote.runs(), 1);
   });
 });
+
+describe('SharedRemoteRefs memory bound', () => {
+  it('keeps at most maxKept readings, forgetting the least recently stored', async () => {
+    const shared = new SharedRemoteRefs(2);
+    const remote = countingRemote();
+    const freshness = { maxAgeMs: 60_000, epochs: createLocalPushEpochs() };
+    const at = (n: number) => ({ repoURL: `https://git.example/org/repo-${n}.git`, revision: 'HEAD' });
+    await shared.read(at(1), undefined, never, remote.lsRemote, freshness);
+    await shared.read(at(2), undefined, never, remote.lsRemote, freshness);
+    await shared.read(at(1), undefined, never, remote.lsRemote, freshness); // kept: no run
+    assert.equal(remote.runs(), 2);
+    // A third reading: repo-1 was stored longest ago (being served from the map does not store it again).
+    await shared.read(at(3), undefined, never, remote.lsRemote, freshness);
+    await shared.read(at(2), undefined, never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 3, 'repo-2 is still kept');
+    await shared.read(at(1), undefined, never, remote.lsRemote, freshness);
+    assert.equal(remote.runs(), 4, 'repo-1 was forgotten to keep two');
+  });
+});
