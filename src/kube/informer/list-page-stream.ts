@@ -14,7 +14,7 @@ export interface ListPageMetadata {
 
 /**
  * Output buffer of the gzip stream. Every filled buffer is one more trip through the libuv thread pool, and
- * a page of 5,000 Applications inflates to about 15 MB, so the default 16 kB would mean about a thousand trips.
+ * a page of 5,000 Applications inflates to several megabytes, so the default 16 kB would mean hundreds of trips.
  */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 
