@@ -73,10 +73,8 @@ export class SharedRemoteRefs {
     if (kept && (kept.epoch > reading.epoch || (kept.epoch === reading.epoch && kept.startedAt > reading.startedAt))) return;
     this.recent.delete(key); // re-inserted last: the map's order is the order of storing
     this.recent.set(key, reading);
-    for (const oldest of this.recent.keys()) {
-      if (this.recent.size <= this.maxKept) break;
-      this.recent.delete(oldest);
-    }
+    // One reading was added, so at most one has to go: the first in the map's order.
+    if (this.recent.size > this.maxKept) this.recent.delete(this.recent.keys().next().value as string);
   }
 }
 

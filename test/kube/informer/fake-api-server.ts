@@ -2,6 +2,7 @@
 // (410s, throttling, resets, frozen streams) that a real server cannot be made to produce on demand.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
 
 /** One request the fake server received. */
@@ -66,6 +67,13 @@ export function fakeKubeConfig(port: number): KubeConfig {
     currentContext: 'fake',
   });
   return kc;
+}
+
+/** Starts a {@link FakeApiServer} that is closed when the test `t` ends. */
+export async function fakeServerFor(t: TestContext, handler: FakeHandler, port?: number): Promise<FakeApiServer> {
+  const server = await FakeApiServer.start(handler, port);
+  t.after(() => server.close());
+  return server;
 }
 
 /** A ConfigMap-like object. */

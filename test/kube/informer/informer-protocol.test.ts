@@ -6,7 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../env/wait-for.js';
-import { FakeApiServer, fakeKubeConfig, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
+import { fakeKubeConfig, fakeServerFor, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
 
 type Seen = { type: 'add' | 'delete'; name: string; rv: string } | { type: 'update'; name: string; oldRv: string; rv: string };
 
@@ -35,17 +35,12 @@ function startInformer(t: TestContext, port: number, extra: Partial<InformerOpti
   return { informer, controller, seen };
 }
 
-async function fake(t: TestContext, handler: FakeHandler, port?: number): Promise<FakeApiServer> {
-  const server = await FakeApiServer.start(handler, port);
-  t.after(() => server.close());
-  return server;
-}
 
 const holdOpen: FakeHandler = (_request, response) => void openStream(response);
 
 describe('reflector protocol', () => {
   it('lists page by page, then watches from the listed resourceVersion with bookmarks, selectors and a jittered timeout', async (t) => {
-    const server = await fake(t, (request, response) => {
+    const server = await fakeServerFor(t, (request, response) => {
       if (request.watch) return holdOpen(request, response, 0);
       if (!request.query.get('continue')) return sendList(response, '10', [object('a', '1'), object('b', '2')], 'token-1');
       sendList(response, '10', [object('c', '3')]);
@@ -72,7 +67,7 @@ describe('reflector protocol', () => {
   });
 
   it(`asks for pages of ${DEFAULT_PAGE_SIZE} when no page size is configured`, async (t) => {
-    const server = await fake(t, (request, response) => (request.watch ? holdOpen(request, response, 0) : sendList(response, '10', [object('a', '1')])));
+    const server = await fakeServerFor(t, (request, response) => (request.watch ? holdOpen(request, response, 0) : sendList(response, '10', [object('a', '1')])));
     const { informer } = startInformer(t, server.port);
     await informer.ready();
     assert.equal(DEFAULT_PAGE_SIZE, 5000);
@@ -80,7 +75,7 @@ describe('reflector protocol', () => {
   });
 
   it('delivers add, update and delete in order with old and new objects; bookmarks advance the resourceVersion', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, '1', [object('a', '1')]);
       if (index > 0) return holdOpen(request, response, index);
       const stream = openStream(response);
@@ -104,7 +99,7 @@ describe('reflector protocol', () => {
   });
 
   it('a 410 ERROR event relists, and objects gone meanwhile arrive as delete events', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return index === 0 ? sendList(response, '5', [object('a', '1'), object('b', '2')]) : sendList(response, '7', [object('a', '1'), object('c', '6')]);
       if (index > 0) return holdOpen(request, response, index);
       openStream(response).send('ERROR', status(410, 'Expired', 'too old resource version: 5 (7)'));
@@ -123,7 +118,7 @@ describe('reflector protocol', () => {
   });
 
   it('an HTTP 410 answer to the watch request relists', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, String(10 + index), [object('a', '1')]);
       if (index === 0) return sendJson(response, 410, status(410, 'Gone'));
       holdOpen(request, response, index);
@@ -136,7 +131,7 @@ describe('reflector protocol', () => {
   });
 
   it('an expired continue token restarts the list from its first page', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (request.watch) return holdOpen(request, response, index);
       if (!request.query.get('continue')) return sendList(response, String(20 + index), [object('a', '1')], `token-${index}`);
       if (index === 1) return sendJson(response, 410, status(410, 'Expired', 'The provided continue parameter is too old'));
@@ -150,7 +145,7 @@ describe('reflector protocol', () => {
   });
 
   it('429, 500 and connection resets back off and re-watch from the last resourceVersion without relisting', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, '3', [object('a', '1')]);
       if (index === 0) return sendJson(response, 429, status(429, 'TooManyRequests'));
       if (index === 1) return sendJson(response, 500, status(500, 'InternalError'));
@@ -169,13 +164,13 @@ describe('reflector protocol', () => {
     const { informer } = startInformer(t, port);
     await waitFor(() => informer.health().retries >= 2, { what: 'refused attempts' });
     assert.match(informer.health().lastError ?? '', /ECONNREFUSED/);
-    await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '1', [object('a', '1')])), port);
+    await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '1', [object('a', '1')])), port);
     await informer.ready();
     assert.deepEqual(informer.store.keys(), ['ns/a']);
   });
 
   it('the watchdog restarts streams that never answer or go silent', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, '1', []);
       if (index === 0) return; // accepted, but no headers: a frozen server
       if (index === 1) return void openStream(response); // headers, then silence
@@ -189,7 +184,7 @@ describe('reflector protocol', () => {
   });
 
   it('resync replays the cache as updates without any request', async (t) => {
-    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
     const { seen } = startInformer(t, server.port, { resyncMs: 50 });
     await waitFor(() => seen.filter((s) => s.type === 'update').length >= 4, { what: 'two resyncs' });
     const updates = seen.filter((s) => s.type === 'update');
@@ -198,7 +193,7 @@ describe('reflector protocol', () => {
   });
 
   it('a handler that throws does not stop the informer or the other handlers', async (t) => {
-    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
     const { informer, seen } = startInformer(t, server.port);
     informer.on('add', () => {
       throw new Error('handler bug');
@@ -209,7 +204,7 @@ describe('reflector protocol', () => {
   });
 
   it('retries even 403 forever and stops only on abort; ready() rejects when stopped before the first list', async (t) => {
-    const server = await fake(t, (_request, response) => sendJson(response, 403, status(403, 'Forbidden', 'configmaps is forbidden')));
+    const server = await fakeServerFor(t, (_request, response) => sendJson(response, 403, status(403, 'Forbidden', 'configmaps is forbidden')));
     const { informer, controller } = startInformer(t, server.port);
     await waitFor(() => server.lists.length >= 3, { what: 'repeated lists' });
     assert.match(informer.health().lastError ?? '', /403 Forbidden: configmaps is forbidden/);
@@ -226,7 +221,7 @@ describe('reflector protocol', () => {
 
   it('applies the transform to listed and watched objects, and files objects under custom indexes', async (t) => {
     const owned = (name: string, rv: string, owner: string): object => ({ ...object(name, rv), metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ manager: 'x' }], ownerReferences: [{ uid: owner }] } });
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, '2', [owned('a', '1', 'set-1')]);
       if (index > 0) return holdOpen(request, response, index);
       openStream(response).send('ADDED', owned('b', '3', 'set-1'));
@@ -241,7 +236,7 @@ describe('reflector protocol', () => {
   it('a page that is not a JSON list, or breaks off, fails the whole list: none of its items is kept, and the retry lists afresh', async (t) => {
     // Page 1 is good every time. Page 2 is first invalid after one good item, then cut off mid-item, then good.
     let secondPages = 0;
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (request.watch) return holdOpen(request, response, index);
       if (!request.query.has('continue')) return sendList(response, '10', [object('a', '1')], 'token-1');
       secondPages++;
@@ -261,7 +256,7 @@ describe('reflector protocol', () => {
   });
 
   it('names the collection and the problem when a list page is not JSON', async (t) => {
-    const server = await fake(t, (request, response) => {
+    const server = await fakeServerFor(t, (request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html>proxy error</html>');
     });
@@ -272,7 +267,7 @@ describe('reflector protocol', () => {
   });
 
   it('asks for gzip on list pages and reads compressed and plain pages alike', async (t) => {
-    const server = await fake(t, (request, response, index) => {
+    const server = await fakeServerFor(t, (request, response, index) => {
       if (request.watch) return holdOpen(request, response, index);
       const last = request.query.has('continue');
       const page = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10', continue: last ? undefined : 'token-1' }, items: [object(last ? 'b' : 'a', '1')] };
@@ -287,7 +282,7 @@ describe('reflector protocol', () => {
   });
 
   it('objects handed out are frozen', async (t) => {
-    const server = await fake(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })])));
+    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })])));
     const { informer } = startInformer(t, server.port);
     await informer.ready();
     const a = informer.store.get('ns/a') as unknown as { data: Record<string, string>; metadata: { name: string } };
@@ -302,7 +297,7 @@ describe('reflector protocol', () => {
       metadata: { name, namespace: 'ns', resourceVersion: version, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:list': {} } } }] },
       spec: { matrix: [[{ cell: 'x' }], []], nested: { deeper: { deepest: { values: [1, 'two', { three: 3 }] } } } },
     });
-    const server = await fake(t, (request, response) => {
+    const server = await fakeServerFor(t, (request, response) => {
       if (!request.watch) return sendList(response, '2', [deep('listed', '1')]);
       openStream(response).send('ADDED', deep('watched', '3'));
     });

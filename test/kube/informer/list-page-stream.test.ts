@@ -3,7 +3,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { constants, createGzip } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { streamListPage } from '../../../src/kube/informer/list-page-stream.js';
-import { FakeApiServer, fakeKubeConfig, object } from './fake-api-server.js';
+import { fakeKubeConfig, fakeServerFor, object, type FakeApiServer } from './fake-api-server.js';
 
 const PATH = '/api/v1/namespaces/ns/configmaps';
 const items = Array.from({ length: 50 }, (_, i) => object(`o-${i}`, String(i), { text: `line ${i} "quoted" {braces} [brackets] ✓\\` }));
@@ -18,10 +18,8 @@ async function dribble(write: (piece: Buffer) => void, text: string): Promise<vo
   }
 }
 
-async function serve(t: TestContext, answer: (response: ServerResponse) => void): Promise<FakeApiServer> {
-  const server = await FakeApiServer.start((_request, response) => answer(response));
-  t.after(() => server.close());
-  return server;
+function serve(t: TestContext, answer: (response: ServerResponse) => void): Promise<FakeApiServer> {
+  return fakeServerFor(t, (_request, response) => answer(response));
 }
 
 describe('streamListPage', () => {
