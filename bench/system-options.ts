@@ -12,6 +12,12 @@ export interface SystemBenchOptions {
   readonly convergeTimeoutSeconds: number;
   /** Rounds of (ceiling, 1 replica) converges; the headline is the median of their ratios. */
   readonly rounds: number;
+  /**
+   * ApplicationSets each round's replicas converge, and then lose, before the clock starts (0: replicas
+   * start cold). The ceiling's client runs in this warm process; a controller in production has been
+   * running long before a user applies a wave of ApplicationSets.
+   */
+  readonly warmUpAppSets: number;
   /** Write the results file (off for quick trial runs at small sizes). */
   readonly write: boolean;
 }
@@ -22,6 +28,8 @@ const positive = (name: string, raw: string | undefined, fallback: number): numb
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${raw}"`);
   return value;
 };
+
+const nonNegative = (name: string, raw: string | undefined, fallback: number): number => (raw === '0' ? 0 : positive(name, raw, fallback));
 
 /** Reads the benchmark's flags; a bad value is an error naming the flag. */
 export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOptions {
@@ -36,6 +44,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
       pushes: { type: 'string' },
       'converge-timeout-seconds': { type: 'string' },
       rounds: { type: 'string' },
+      'warm-up-app-sets': { type: 'string' },
       'no-write': { type: 'boolean' },
     },
     strict: true,
@@ -51,6 +60,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
     pushes: positive('pushes', values.pushes, 20),
     convergeTimeoutSeconds: positive('converge-timeout-seconds', values['converge-timeout-seconds'], 1800),
     rounds: positive('rounds', values.rounds, 5),
+    warmUpAppSets: nonNegative('warm-up-app-sets', values['warm-up-app-sets'], 6),
     write: values['no-write'] !== true,
   };
 }

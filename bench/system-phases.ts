@@ -81,16 +81,60 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
   space.stopWatching();
   const custom = ctx.kc.makeApiClient(CustomObjectsApi);
   const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace: space.name };
-  await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
-  await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applications' });
-  // The workload's Applications carry Argo CD's resources finalizer and no Argo CD runs here to remove it.
-  const deleting = (await custom.listNamespacedCustomObject({ ...collection, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> };
-  const dropFinalizers = { metadata: { finalizers: null } };
-  await pool(deleting.items.map(({ metadata }) => () =>
-    custom.patchNamespacedCustomObject({ ...collection, plural: 'applications', name: metadata.name, body: dropFinalizers }, mergePatch)), 32);
+  // Every step is safe to repeat; the API server, busy with the mass delete, sometimes drops the
+  // connection of the one large list (seen once in a probe: "socket hang up"), so a failure tries again.
+  await waitFor(async () => {
+    await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
+    return deleteApplications(ctx, space.name);
+  }, { what: `namespace ${space.name} to be cleared`, timeoutMs: 300_000, intervalMs: 1000 });
   const left = async (plural: string): Promise<number> =>
     ((await custom.listNamespacedCustomObject({ ...collection, plural, limit: 1 })) as { items: unknown[] }).items.length;
   await waitFor(async () => (await left('applications')) + (await left('applicationsets')) === 0, { what: `namespace ${space.name} to be empty`, timeoutMs: 300_000 });
+  await settle(ctx);
+}
+
+/**
+ * Deletes the Applications of `namespace` (those matching `labelSelector`, if given) and drops the Argo
+ * CD resources finalizer the workload sets, since no Argo CD runs here to remove it. Safe to repeat.
+ */
+async function deleteApplications(ctx: BenchContext, namespace: string, labelSelector?: string): Promise<true> {
+  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
+  const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace, plural: 'applications' };
+  await custom.deleteCollectionNamespacedCustomObject({ ...collection, labelSelector });
+  const deleting = (await custom.listNamespacedCustomObject({ ...collection, labelSelector })) as { items: Array<{ metadata: { name: string } }> };
+  const dropFinalizers = { metadata: { finalizers: null } };
+  await pool(deleting.items.map(({ metadata }) => () =>
+    custom.patchNamespacedCustomObject({ ...collection, name: metadata.name, body: dropFinalizers }, mergePatch)
+      .catch((error: unknown) => { if ((error as { code?: number }).code !== 404) throw error; })), 32); // gone already: nothing to drop
+  return true;
+}
+
+/** Name prefix of the warm-up workload's ApplicationSets (`wup-000`, ...). */
+const WARM_UP_PREFIX = 'wup';
+
+/**
+ * Gives freshly started replicas the work of a small workload before the clock starts, then takes it
+ * away: `--warm-up-app-sets` ApplicationSets of the same kinds converge in the phase's namespace, are
+ * deleted with their Applications, and the cluster settles. The ceiling's client runs in this process,
+ * warm from the rounds before; a controller in production has run long before a wave of ApplicationSets
+ * arrives. Afterwards the replicas' caches hold nothing of the warm-up, and the namespace is empty again.
+ */
+async function warmUp(ctx: BenchContext, space: Awaited<ReturnType<typeof workloadNamespace>>): Promise<void> {
+  const sets = ctx.options.warmUpAppSets;
+  if (sets === 0) return;
+  const manifests = workloadManifests({ appSets: sets, appsPerSet: ctx.options.appsPerSet }, space.name, ctx.repo.httpUrl, 'v1', WARM_UP_PREFIX);
+  await createAppSets(ctx.kc, manifests);
+  // Every set makes appsPerSet Applications (the git-directory ones list the repository's appsPerSet folders).
+  const count = sets * ctx.options.appsPerSet;
+  await waitFor(() => space.watch.extras().length >= count, { what: `the warm-up's ${count} Applications`, timeoutMs: ctx.options.convergeTimeoutSeconds * 1000 });
+  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
+  const names = manifests.map((m) => m.metadata.name);
+  await waitFor(async () => {
+    await pool(names.map((name) => () => custom.deleteNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: space.name, plural: 'applicationsets', name })
+      .catch((error: unknown) => { if ((error as { code?: number }).code !== 404) throw error; })), 10);
+    return deleteApplications(ctx, space.name, `bench.appset/set in (${names.join(',')})`);
+  }, { what: 'the warm-up to be deleted', timeoutMs: 300_000, intervalMs: 1000 });
+  await waitFor(() => space.watch.extras().length === 0, { what: 'the warm-up Applications to be gone', timeoutMs: 300_000 });
   await settle(ctx);
 }
 
@@ -154,10 +198,14 @@ export async function startReplicas(ctx: BenchContext, namespace: string, count:
   return replicas;
 }
 
-/** Seconds from creating every ApplicationSet to every Application being equal to the render, with `count` replicas. */
-export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string, namespace = `controller-${count}`) {
+/**
+ * Seconds from creating every ApplicationSet to every Application being equal to the render, with `count`
+ * replicas, started cold or `warm` (see {@link warmUp}).
+ */
+export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string, namespace = `controller-${count}`, warm = false) {
   const space = await workloadNamespace(ctx, namespace, 'v1', webhookSecret);
   const replicas = await startReplicas(ctx, space.name, count, webhookSecret ? ['--webhook-secret=hooks'] : []);
+  if (warm) await warmUp(ctx, space);
   const cpu = cpuMeter(ctx, replicas.map((r) => r.process.pid ?? 0));
   const start = performance.now();
   await createAppSets(ctx.kc, space.manifests);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyIntent, INTENT_HASH_ANNOTATION } from '../../src/controller/apply-intent.js';
+import { applyIntent, canonicalJson, INTENT_HASH_ANNOTATION, intentHash } from '../../src/controller/apply-intent.js';
+import type { Application } from '../../src/controller/objects.js';
 import { desiredApplication } from '../../src/controller/desired-application.js';
 import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/json-pointer.js';
 import { needsApply } from '../../src/controller/needs-apply.js';
@@ -106,5 +107,57 @@ describe('ignoreApplicationDifferences rules', () => {
     const appsetWith = (rules: unknown[]) => ({ spec: { ignoreApplicationDifferences: rules } }) as unknown as Parameters<typeof liveFieldRulesOf>[0];
     assert.throws(() => liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }, { jqPathExpressions: ['.spec.x'] }])), /ignoreApplicationDifferences\[1\]\.jqPathExpressions is not supported; use jsonPointers/);
     assert.deepEqual(liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }])).ignoreDifferences, [{ jsonPointers: ['/spec/x'] }]);
+  });
+});
+
+describe('intentHash', () => {
+  // Hashes are stored on live Applications: if the canonical text changed, every Application would look
+  // changed after an upgrade and be applied again. Both the value and the text are pinned.
+  const intent = {
+    apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
+    metadata: {
+      name: 'guestbook-prod', namespace: 'team-a', labels: { 'z-last': 'z', 'a-first': 'a', 'ünïcode': 'ü' },
+      annotations: { note: 'say "hi"\n', [INTENT_HASH_ANNOTATION]: 'stale' }, finalizers: ['resources-finalizer.argocd.argoproj.io'],
+      ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-1', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      project: 'default',
+      source: { repoURL: 'https://git.example/repo.git', targetRevision: 'HEAD', path: 'apps/guestbook', helm: { parameters: [{ name: 'a', value: '1' }, null], valueFiles: [] }, skipped: undefined },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
+      syncPolicy: { automated: { prune: true, selfHeal: false }, retry: { limit: 5 } }, Upper: 1.5, '': 0,
+    },
+  } as unknown as Application;
+
+  it('is the value earlier releases stored (computed with the implementation before session 7)', () => {
+    assert.equal(intentHash(intent), '6711a765da45ddb0cb3208e89dd0a042');
+    assert.equal(applyIntent(intent, undefined, {}).metadata.annotations?.[INTENT_HASH_ANNOTATION], '6711a765da45ddb0cb3208e89dd0a042');
+  });
+
+  it('writes the same canonical text as the first implementation, for values of every shape', () => {
+    // The first implementation, kept as the reference the faster one must match character for character.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${reference(v)}`).join(',')}}`;
+      }
+      return JSON.stringify(value);
+    };
+    const values: unknown[] = [
+      intent, {}, [], [undefined, null, 0, -0, 1e21, 'x'], { b: undefined, a: [[], {}], '\u2028': 'line separator', 'key"quote': '\\' },
+      { Z: 1, a: 2, _: 3, '10': 4, '9': 5, 'é': 6, '\ud83d\ude00': 7, A: { nested: [{ z: true, y: false }] } }, 'plain', 42, null, true,
+    ];
+    for (const value of values) assert.equal(canonicalJson(value), reference(value));
+  });
+
+  it('does not change the desired object it stamps, on create or on update', () => {
+    const desiredApp = desired('a', 'a', { targetRevision: 'v1' });
+    const before = JSON.stringify(desiredApp);
+    const created = applyIntent(desiredApp, undefined, {});
+    const live = liveFrom(appliedLive(desiredApp), (l) => (l.metadata.annotations['argocd.argoproj.io/refresh'] = 'hard'));
+    const updated = applyIntent({ ...desiredApp, metadata: { ...desiredApp.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal' } } }, live, { ignoreDifferences: [{ jsonPointers: ['/spec/source/targetRevision'] }] });
+    assert.equal(JSON.stringify(desiredApp), before);
+    assert.notEqual(created.metadata, desiredApp.metadata);
+    assert.equal(updated.metadata.annotations?.['argocd.argoproj.io/refresh'], undefined);
   });
 });

@@ -36,11 +36,13 @@ export function createWorkloadRepo(fixtures: GitFixtures, name: string, shape: W
 /**
  * The ApplicationSets: even ones use a list generator, odd ones a git-directory generator over
  * `repoUrl`. `revision` is the one template field every Application carries (`targetRevision`), so
- * changing it is an update wave that touches every Application.
+ * changing it is an update wave that touches every Application. `prefix` starts every ApplicationSet name
+ * (`set-000`, ...), so a second workload can share a namespace.
  */
-export function workloadManifests(shape: WorkloadShape, namespace: string, repoUrl: string, revision: string): AppSetManifest[] {
+export function workloadManifests(shape: WorkloadShape, namespace: string, repoUrl: string, revision: string, prefix = 'set'): AppSetManifest[] {
+  if (prefix.length !== 3) throw new Error(`workload prefix ${prefix} must have 3 characters (appSetOf cuts names at 7)`);
   return Array.from({ length: shape.appSets }, (_, index) => {
-    const set = `set-${pad(index)}`;
+    const set = `${prefix}-${pad(index)}`;
     const git = index % 2 === 1;
     const generator = git
       ? { git: { repoURL: repoUrl, revision: 'HEAD', directories: [{ path: 'apps/*' }] } }
