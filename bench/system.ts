@@ -22,7 +22,7 @@ const percentile = (values: readonly number[], p: number): number => {
 };
 const progress = (text: string): void => void process.stderr.write(`[system bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
-/** One round of the create comparison: the ceiling, one replica and two replicas, each on an emptied cluster. */
+/** One round: the ceiling, one replica and two replicas, each a create and then an update wave on an emptied cluster. */
 interface CreateRound {
   ceilingSeconds: number;
   oneReplicaSeconds: number;
@@ -32,6 +32,8 @@ interface CreateRound {
   /** Two replicas ÷ this round's ceiling. */
   ratioTwoReplicas: number;
   cpuSeconds: { ceiling: PhaseCpu; oneReplica: PhaseCpu; twoReplicas: PhaseCpu };
+  /** The update wave over the same namespace right after its create: seconds, and ÷ this round's ceiling update. */
+  update: { ceilingSeconds: number; oneReplicaSeconds: number; twoReplicasSeconds: number; ratioOneReplica: number; ratioTwoReplicas: number };
 }
 
 /** The three phases of a round, in the order round `r` runs them: rotated each round. */
@@ -41,8 +43,9 @@ const PHASE_ORDERS = [['ceiling', 'one', 'two'], ['one', 'two', 'ceiling'], ['tw
  * The create comparison: `--rounds` rounds of the ceiling, one replica and two replicas, the order rotated
  * each round (so no phase always meets the cluster right after the same neighbour's clean-up, and a drift
  * over the run touches every phase alike). A single ceiling varies by about ±30 % between identical runs
- * here (docs/benchmarks.md), hence rounds, ratios within a round and a median. The first round also
- * measures the ceiling's update wave.
+ * here (docs/benchmarks.md), hence rounds, ratios within a round and a median. Every phase follows its
+ * create with the update wave over the same namespace (since session 7; before, the update wave was one
+ * sample after the rounds, and it spread 1.07-1.53 between runs).
  */
 async function createRounds(ctx: BenchContext, writesInFlight: number) {
   // Warm-up, not measured: on a fresh API server the same 10,000 applies cost it about 24 CPU-s, after
@@ -51,24 +54,26 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
   progress('warm-up: one ceiling converge and its clean-up, not measured');
   await clearNamespace(ctx, (await ceilingCreate(ctx, writesInFlight, 'warm-up')).space);
   const rounds: CreateRound[] = [];
-  let updateCeiling = Number.NaN;
   let errors = 0;
   let oneReplicaRss: number[] = [];
+  let twoReplicasRssAfterUpdate: number[] = [];
   for (let r = 0; r < ctx.options.rounds; r++) {
     const runCeiling = async () => {
       progress(`round ${r + 1}/${ctx.options.rounds}: ceiling, ${ctx.options.appSets * ctx.options.appsPerSet} server-side applies, ${writesInFlight} in flight`);
       const ceiling = await ceilingCreate(ctx, writesInFlight, `ceiling-${r}`);
-      if (r === 0) updateCeiling = await ceilingUpdate(ctx, ceiling, writesInFlight);
+      const updateSeconds = await ceilingUpdate(ctx, ceiling, writesInFlight);
       await clearNamespace(ctx, ceiling.space);
-      return ceiling;
+      return { ...ceiling, updateSeconds };
     };
     const runController = async (count: 1 | 2) => {
       progress(`round ${r + 1}/${ctx.options.rounds}: controller with ${count} replica(s)${ctx.options.warmUpAppSets > 0 ? `, warmed up on ${ctx.options.warmUpAppSets} ApplicationSets` : ', cold'}`);
       const run = await controllerCreate(ctx, count, undefined, `controller-${count}-${r}`, ctx.options.warmUpAppSets > 0);
-      errors += await stopReplicas(run.replicas);
+      const updateSeconds = await controllerUpdate(ctx, run);
       if (count === 1) oneReplicaRss = run.rssMiB;
+      else twoReplicasRssAfterUpdate = run.replicas.map((replica) => (replica.process.pid ? rssMiB(replica.process.pid) : Number.NaN));
+      errors += await stopReplicas(run.replicas);
       await clearNamespace(ctx, run.space);
-      return run;
+      return { ...run, updateSeconds };
     };
     const done: Partial<{ ceiling: Awaited<ReturnType<typeof runCeiling>>; one: Awaited<ReturnType<typeof runController>>; two: Awaited<ReturnType<typeof runController>> }> = {};
     for (const phase of PHASE_ORDERS[r % PHASE_ORDERS.length] ?? PHASE_ORDERS[0]) {
@@ -81,25 +86,27 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
       ceilingSeconds: ceiling.seconds, oneReplicaSeconds: one.seconds, twoReplicasSeconds: two.seconds,
       ratio: ratio(one.seconds, ceiling.seconds), ratioTwoReplicas: ratio(two.seconds, ceiling.seconds),
       cpuSeconds: { ceiling: ceiling.cpu, oneReplica: one.cpu, twoReplicas: two.cpu },
+      update: {
+        ceilingSeconds: ceiling.updateSeconds, oneReplicaSeconds: one.updateSeconds, twoReplicasSeconds: two.updateSeconds,
+        ratioOneReplica: ratio(one.updateSeconds, ceiling.updateSeconds), ratioTwoReplicas: ratio(two.updateSeconds, ceiling.updateSeconds),
+      },
     });
-    progress(`round ${r + 1}: ceiling ${ceiling.seconds} s, 1 replica ${one.seconds} s (${ratio(one.seconds, ceiling.seconds)}), 2 replicas ${two.seconds} s (${ratio(two.seconds, ceiling.seconds)})`);
+    progress(`round ${r + 1}: ceiling ${ceiling.seconds} s, 1 replica ${one.seconds} s (${ratio(one.seconds, ceiling.seconds)}), 2 replicas ${two.seconds} s (${ratio(two.seconds, ceiling.seconds)}); ` +
+      `update wave: ceiling ${ceiling.updateSeconds} s, 1 replica ${one.updateSeconds} s (${ratio(one.updateSeconds, ceiling.updateSeconds)}), 2 replicas ${two.updateSeconds} s (${ratio(two.updateSeconds, ceiling.updateSeconds)})`);
   }
-  return { rounds, updateCeiling, errors, oneReplicaRss };
+  return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate };
 }
 
 async function measure(ctx: BenchContext) {
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
   // Every phase runs with only its own namespace's objects in the cluster (see clearNamespace).
-  const { rounds, updateCeiling, errors: oneErrors, oneReplicaRss } = await createRounds(ctx, writesInFlight);
+  const { rounds, errors: oneErrors, oneReplicaRss, twoReplicasRssAfterUpdate } = await createRounds(ctx, writesInFlight);
   const ceilingSeconds = hundredths(median(rounds.map((r) => r.ceilingSeconds)));
   // Two replicas once more, started cold (no warm-up: the first converge of a fresh install), kept
-  // running for the update wave, the idle cost and the webhook.
-  progress('controller with 2 cold replicas, kept for the update wave, idle cost and webhooks');
+  // running for the idle cost and the webhook.
+  progress('controller with 2 cold replicas, kept for the idle cost and webhooks');
   const two = await controllerCreate(ctx, 2, WEBHOOK_SECRET);
-  progress(`2 replicas took ${two.seconds} s; update wave`);
-  const updateController = await controllerUpdate(ctx, two);
-  progress(`update wave: controller ${updateController} s, ceiling ${updateCeiling} s; idle for ${ctx.options.idleSeconds} s`);
-  const memoryAfterUpdate = two.replicas.map((r) => (r.process.pid ? rssMiB(r.process.pid) : Number.NaN));
+  progress(`2 cold replicas took ${two.seconds} s; idle for ${ctx.options.idleSeconds} s`);
   const idle = await idleCost(ctx, two.replicas);
   progress(`webhook: ${ctx.options.pushes} pushes`);
   const hooks = await new GitFixtures(ctx.env.info().gitRoot, ctx.env.info().gitHttpBaseUrl).createRepo('hooks', { 'apps/base/kustomization.yaml': 'resources: []\n' });
@@ -120,9 +127,15 @@ async function measure(ctx: BenchContext) {
       rounds,
       lastTwoReplicasCpuSeconds: two.cpu,
     },
-    updateWave: { ceilingSeconds: updateCeiling, twoReplicasSeconds: updateController, ratioTwoReplicas: ratio(updateController, updateCeiling) },
+    updateWave: {
+      ceilingSeconds: hundredths(median(rounds.map((r) => r.update.ceilingSeconds))),
+      oneReplicaSeconds: hundredths(median(rounds.map((r) => r.update.oneReplicaSeconds))),
+      twoReplicasSeconds: hundredths(median(rounds.map((r) => r.update.twoReplicasSeconds))),
+      ratioOneReplica: hundredths(median(rounds.map((r) => r.update.ratioOneReplica))),
+      ratioTwoReplicas: hundredths(median(rounds.map((r) => r.update.ratioTwoReplicas))),
+    },
     idle,
-    memoryMiB: { oneReplicaAfterConverge: oneReplicaRss, twoReplicasAfterConverge: two.rssMiB, twoReplicasAfterUpdateWave: memoryAfterUpdate },
+    memoryMiB: { oneReplicaAfterConverge: oneReplicaRss, twoReplicasAfterConverge: two.rssMiB, twoReplicasAfterUpdateWave: twoReplicasRssAfterUpdate },
     webhook: { pushes: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), latenciesMs: latencies },
     unhandledErrorsInLogs: oneErrors + twoErrors,
   };
@@ -160,7 +173,8 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
       return [`converge CPU s, round ${i + 1} ${phase}: apiserver / etcd / replicas / bench`, `${cpu.apiServer} / ${cpu.etcd} / ${cpu.replicas} / ${cpu.benchmark}`];
     })),
     ['converge CPU s, 2 replicas after the rounds: apiserver / etcd / replicas / bench', `${r.converge.lastTwoReplicasCpuSeconds.apiServer} / ${r.converge.lastTwoReplicasCpuSeconds.etcd} / ${r.converge.lastTwoReplicasCpuSeconds.replicas} / ${r.converge.lastTwoReplicasCpuSeconds.benchmark}`],
-    ['update wave, 2 replicas ÷ ceiling', `${r.updateWave.ratioTwoReplicas} (${r.updateWave.twoReplicasSeconds} s ÷ ${r.updateWave.ceilingSeconds} s)`],
+    ['update wave, 1 replica ÷ ceiling (median of rounds)', `${r.updateWave.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.update.oneReplicaSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioOneReplica}`).join('; ')})`],
+    ['update wave, 2 replicas ÷ ceiling (median of rounds)', `${r.updateWave.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.update.twoReplicasSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioTwoReplicas}`).join('; ')})`],
     ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
     ['idle API requests/min (argoproj + events / all)', `${r.idle.requestsPerMinuteArgoprojAndEvents} / ${r.idle.requestsPerMinuteAll}`],
