@@ -7,6 +7,7 @@ export interface SystemBenchOptions {
   /** Reconciles in flight across all replicas (split evenly between them). */
   readonly totalReconciles: number;
   readonly idleSeconds: number;
+  /** `--resync-period` of the replicas whose idle cost is measured (the rounds' replicas use the controller's default). */
   readonly resyncPeriod: string;
   readonly pushes: number;
   readonly convergeTimeoutSeconds: number;

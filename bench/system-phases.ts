@@ -192,20 +192,35 @@ export async function startReplicas(ctx: BenchContext, namespace: string, count:
       redisUrl: ctx.env.redis.url,
       logDir: ctx.env.run.logDir,
       gitCacheDir: mkdtempSync(join(ctx.env.run.root, `git-cache-${namespace}-${i}-`)),
-      args: [`--concurrent-reconciliations=${each}`, `--resync-period=${ctx.options.resyncPeriod}`, ...extraArgs],
+      args: [`--concurrent-reconciliations=${each}`, ...extraArgs],
     }));
   }
   return replicas;
 }
 
+/** How a controller phase runs its replicas. */
+export interface ControllerPhaseOptions {
+  readonly namespace?: string;
+  /** The webhook Secret's value: the replicas serve signed webhooks. */
+  readonly webhookSecret?: string;
+  /** Warm the replicas up before the clock starts (see {@link warmUp}). */
+  readonly warm?: boolean;
+  /**
+   * The replicas' `--resync-period`. Omitted: the controller's default (10 minutes, what the chart ships),
+   * so no full resync of every ApplicationSet lands inside a measured converge or update wave.
+   */
+  readonly resyncPeriod?: string;
+}
+
 /**
  * Seconds from creating every ApplicationSet to every Application being equal to the render, with `count`
- * replicas, started cold or `warm` (see {@link warmUp}).
+ * replicas, started cold or warm (see {@link warmUp}).
  */
-export async function controllerCreate(ctx: BenchContext, count: number, webhookSecret?: string, namespace = `controller-${count}`, warm = false) {
-  const space = await workloadNamespace(ctx, namespace, 'v1', webhookSecret);
-  const replicas = await startReplicas(ctx, space.name, count, webhookSecret ? ['--webhook-secret=hooks'] : []);
-  if (warm) await warmUp(ctx, space);
+export async function controllerCreate(ctx: BenchContext, count: number, options: ControllerPhaseOptions = {}) {
+  const space = await workloadNamespace(ctx, options.namespace ?? `controller-${count}`, 'v1', options.webhookSecret);
+  const flags = [...(options.webhookSecret ? ['--webhook-secret=hooks'] : []), ...(options.resyncPeriod ? [`--resync-period=${options.resyncPeriod}`] : [])];
+  const replicas = await startReplicas(ctx, space.name, count, flags);
+  if (options.warm) await warmUp(ctx, space);
   const cpu = cpuMeter(ctx, replicas.map((r) => r.process.pid ?? 0));
   const start = performance.now();
   await createAppSets(ctx.kc, space.manifests);

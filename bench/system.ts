@@ -67,7 +67,10 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
     };
     const runController = async (count: 1 | 2) => {
       progress(`round ${r + 1}/${ctx.options.rounds}: controller with ${count} replica(s)${ctx.options.warmUpAppSets > 0 ? `, warmed up on ${ctx.options.warmUpAppSets} ApplicationSets` : ', cold'}`);
-      const run = await controllerCreate(ctx, count, undefined, `controller-${count}-${r}`, ctx.options.warmUpAppSets > 0);
+      // The controller's default resync (10 minutes): with the 1-minute stress setting of the idle phase, a
+      // full resync of all 100 ApplicationSets landed inside every update wave that ended more than a minute
+      // after its replicas started, re-rendering everything and re-applying what the cache had not seen yet.
+      const run = await controllerCreate(ctx, count, { namespace: `controller-${count}-${r}`, warm: ctx.options.warmUpAppSets > 0 });
       const updateSeconds = await controllerUpdate(ctx, run);
       if (count === 1) oneReplicaRss = run.rssMiB;
       else twoReplicasRssAfterUpdate = run.replicas.map((replica) => (replica.process.pid ? rssMiB(replica.process.pid) : Number.NaN));
@@ -105,7 +108,7 @@ async function measure(ctx: BenchContext) {
   // Two replicas once more, started cold (no warm-up: the first converge of a fresh install), kept
   // running for the idle cost and the webhook.
   progress('controller with 2 cold replicas, kept for the idle cost and webhooks');
-  const two = await controllerCreate(ctx, 2, WEBHOOK_SECRET);
+  const two = await controllerCreate(ctx, 2, { webhookSecret: WEBHOOK_SECRET, resyncPeriod: ctx.options.resyncPeriod });
   progress(`2 cold replicas took ${two.seconds} s; idle for ${ctx.options.idleSeconds} s`);
   const idle = await idleCost(ctx, two.replicas);
   progress(`webhook: ${ctx.options.pushes} pushes`);

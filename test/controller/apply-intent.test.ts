@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyIntent, canonicalJson, INTENT_HASH_ANNOTATION, intentHash } from '../../src/controller/apply-intent.js';
 import type { Application } from '../../src/controller/objects.js';
+import { referenceApplyIntentOnCreate, referenceCanonicalJson } from './intent-reference.js';
 import { desiredApplication } from '../../src/controller/desired-application.js';
 import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/json-pointer.js';
 import { needsApply } from '../../src/controller/needs-apply.js';
@@ -131,23 +132,15 @@ describe('intentHash', () => {
   it('is the value earlier releases stored (computed with the implementation before session 7)', () => {
     assert.equal(intentHash(intent), '6711a765da45ddb0cb3208e89dd0a042');
     assert.equal(applyIntent(intent, undefined, {}).metadata.annotations?.[INTENT_HASH_ANNOTATION], '6711a765da45ddb0cb3208e89dd0a042');
+    assert.deepEqual(applyIntent(intent, undefined, {}), referenceApplyIntentOnCreate(intent));
   });
 
-  it('writes the same canonical text as the first implementation, for values of every shape', () => {
-    // The first implementation, kept as the reference the faster one must match character for character.
-    const reference = (value: unknown): string => {
-      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
-      if (value !== null && typeof value === 'object') {
-        const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${reference(v)}`).join(',')}}`;
-      }
-      return JSON.stringify(value);
-    };
+  it('writes the same canonical text as the first implementation (intent-reference.ts), for values of every shape', () => {
     const values: unknown[] = [
       intent, {}, [], [undefined, null, 0, -0, 1e21, 'x'], { b: undefined, a: [[], {}], '\u2028': 'line separator', 'key"quote': '\\' },
       { Z: 1, a: 2, _: 3, '10': 4, '9': 5, 'é': 6, '\ud83d\ude00': 7, A: { nested: [{ z: true, y: false }] } }, 'plain', 42, null, true,
     ];
-    for (const value of values) assert.equal(canonicalJson(value), reference(value));
+    for (const value of values) assert.equal(canonicalJson(value), referenceCanonicalJson(value));
   });
 
   it('does not change the desired object it stamps, on create or on update', () => {
