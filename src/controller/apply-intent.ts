@@ -35,8 +35,9 @@ export interface LiveFieldRules {
  */
 export function applyIntent(desired: Application, live: Application | undefined, rules: LiveFieldRules): Application {
   // `desired` is never written to. The intent copies only what it changes: the label and annotation maps
-  // always, the whole object only when an ignore rule may rewrite paths anywhere in it. A full
-  // structuredClone per Application was a third of this function's cost in a converge of 10,000.
+  // always, the whole object only when an ignore rule may rewrite paths anywhere in it. With a full
+  // structuredClone per Application (and the array-built canonical JSON) the stamp cost 22 µs per
+  // Application on create, now 14 (bench/apply-intent.ts).
   let intent: Application = desired;
   if (live) {
     const pointerRules = (rules.ignoreDifferences ?? []).filter((rule) => (!rule.name || rule.name === desired.metadata.name) && (rule.jsonPointers?.length ?? 0) > 0);
@@ -85,6 +86,7 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
+    // An undefined element (JSON.stringify gives undefined) is written as nothing, as join did.
     for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + (canonicalJson(value[i] as unknown) ?? '');
     return text + ']';
   }
