@@ -93,6 +93,11 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
   await settle(ctx);
 }
 
+/** Rethrows anything but client-node's 404: an object already gone needs no delete and no finalizer drop. */
+function unlessGone(error: unknown): void {
+  if ((error as { code?: number }).code !== 404) throw error;
+}
+
 /**
  * Deletes the Applications of `namespace` (those matching `labelSelector`, if given) and drops the Argo
  * CD resources finalizer the workload sets, since no Argo CD runs here to remove it. Safe to repeat.
@@ -105,7 +110,7 @@ async function deleteApplications(ctx: BenchContext, namespace: string, labelSel
   const dropFinalizers = { metadata: { finalizers: null } };
   await pool(deleting.items.map(({ metadata }) => () =>
     custom.patchNamespacedCustomObject({ ...collection, name: metadata.name, body: dropFinalizers }, mergePatch)
-      .catch((error: unknown) => { if ((error as { code?: number }).code !== 404) throw error; })), 32); // gone already: nothing to drop
+      .catch(unlessGone)), 32);
   return true;
 }
 
@@ -131,7 +136,7 @@ async function warmUp(ctx: BenchContext, space: Awaited<ReturnType<typeof worklo
   const names = manifests.map((m) => m.metadata.name);
   await waitFor(async () => {
     await pool(names.map((name) => () => custom.deleteNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: space.name, plural: 'applicationsets', name })
-      .catch((error: unknown) => { if ((error as { code?: number }).code !== 404) throw error; })), 10);
+      .catch(unlessGone)), 10);
     return deleteApplications(ctx, space.name, `bench.appset/set in (${names.join(',')})`);
   }, { what: 'the warm-up to be deleted', timeoutMs: 300_000, intervalMs: 1000 });
   await waitFor(() => space.watch.extras().length === 0, { what: 'the warm-up Applications to be gone', timeoutMs: 300_000 });
