@@ -37,7 +37,7 @@ describe('reconcile runner', () => {
     });
     await queue.add('ns/poll');
     await queue.add('ns/quiet');
-    await waitFor(() => runs.get('ns/poll') === 3, { what: 'three polls', timeoutMs: 2_000 });
+    await waitFor(() => runs.get('ns/poll') === 3, { what: 'three polls', timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(runs.get('ns/poll'), 3);
     assert.equal(runs.get('ns/quiet'), 1);
@@ -70,7 +70,7 @@ describe('reconcile runner', () => {
       (key, error) => reported.push(`${key}: ${error.message}`),
     );
     await queue.add('team-a/broken');
-    await waitFor(() => reported.length === 1, { what: 'the report', timeoutMs: 2_000 });
+    await waitFor(() => reported.length === 1, { what: 'the report', timeoutMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(runs, 1);
     assert.deepEqual(reported, ['team-a/broken: spec.generators[0]: unknown generator "foo"']);
@@ -81,8 +81,8 @@ describe('reconcile runner', () => {
     let runs = 0;
     const { outcomes } = run(() => (++runs < 4 ? Promise.reject(new Error('connection reset')) : Promise.resolve(awaitChange())));
     await queue.add('team-a/flaky');
-    await waitFor(() => runs === 4, { what: 'the fourth run', timeoutMs: 2_000 });
-    await waitFor(() => outcomes.length === 4, { what: 'four outcomes', timeoutMs: 2_000 });
+    await waitFor(() => runs === 4, { what: 'the fourth run', timeoutMs: 10_000 });
+    await waitFor(() => outcomes.length === 4, { what: 'four outcomes', timeoutMs: 10_000 });
     assert.deepEqual(outcomes, ['error', 'error', 'error', 'success']);
   });
 
@@ -92,7 +92,7 @@ describe('reconcile runner', () => {
       return Promise.reject(new Error('boom'));
     });
     await queue.add('team-a/logged');
-    await waitFor(() => lines.length >= 2, { what: 'log lines', timeoutMs: 2_000 });
+    await waitFor(() => lines.length >= 2, { what: 'log lines', timeoutMs: 10_000 });
     for (const line of lines) {
       assert.equal(line.appset, 'team-a/logged');
       assert.match(String(line.reconcileId), /^[0-9a-f]{12}$/);
