@@ -41,6 +41,8 @@ export async function startKubeApiServer(binary: string, etcdUrl: string, run: R
       `--cert-dir=${certDir}`,
       `--token-auth-file=${join(dir, 'tokens.csv')}`,
       '--authorization-mode=RBAC',
+      // On top of the defaults: some clusters run it, and it is what makes the chart's finalizers grant necessary.
+      '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${join(dir, 'sa.pub')}`,
       `--service-account-signing-key-file=${join(dir, 'sa.key')}`,

@@ -83,6 +83,33 @@ describe('test environment smoke tests: every part is the real thing', () => {
     );
   });
 
+  it('enforces OwnerReferencesPermissionEnforcement: blockOwnerDeletion needs update on the owner’s finalizers', async () => {
+    // The controller sets blockOwnerDeletion on every Application it owns. Clusters that turn this plugin
+    // on (OpenShift does) refuse that unless the writer may update applicationsets/finalizers, so the chart
+    // grants it; with the plugin on here, the chart tests prove the grant is enough.
+    const user = `system:serviceaccount:${ns.name}:owner-writer`;
+    const asWriter = impersonatingKubeConfig(user).makeApiClient(CustomObjectsApi);
+    const owned = (name: string, blockOwnerDeletion: boolean): ReturnType<typeof sampleApplication> => {
+      const app = sampleApplication(ns.name, name);
+      app.metadata = { ...app.metadata, ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'ApplicationSet', name: 'any', uid: '7d1c8a52-1f4e-4c55-9a0e-3b2f6c1d8e90', controller: true, blockOwnerDeletion }] };
+      return app;
+    };
+    const create = (body: object): Promise<unknown> => asWriter.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body, dryRun: 'All' });
+    const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
+    // Delete is granted too: the plugin also asks for it before anyone may set ownerReferences at all.
+    const applications = { apiGroups: [GROUP], resources: ['applications'], verbs: ['create', 'get', 'delete'] };
+    await rbac.createNamespacedRole({ namespace: ns.name, body: { metadata: { name: 'owner-writer' }, rules: [applications] } });
+    await rbac.createNamespacedRoleBinding({
+      namespace: ns.name,
+      body: { metadata: { name: 'owner-writer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'owner-writer' }, subjects: [{ kind: 'ServiceAccount', name: 'owner-writer', namespace: ns.name }] },
+    });
+    await waitFor(() => create(owned('plain', false)).then(() => true), { what: 'the RoleBinding to take effect', timeoutMs: 10_000 });
+    await assert.rejects(create(owned('blocking', true)), (error: unknown) => error instanceof ApiException && error.code === 403 && /cannot set blockOwnerDeletion/.test(String(error.body)));
+    const finalizers = { apiGroups: [GROUP], resources: ['applicationsets/finalizers'], verbs: ['update'] };
+    await rbac.replaceNamespacedRole({ namespace: ns.name, name: 'owner-writer', body: { metadata: { name: 'owner-writer' }, rules: [applications, finalizers] } });
+    await waitFor(() => create(owned('blocking', true)).then(() => true), { what: 'blockOwnerDeletion allowed once the finalizers rule is in', timeoutMs: 10_000 });
+  });
+
   it('round-trips a value through a real Redis', async () => {
     const redis = new Redis(sharedEnvironment().redisUrl, { lazyConnect: true });
     try {
