@@ -35,6 +35,7 @@ import { reasonOf } from './error-reason.js';
 import { timedGitReader } from './timed-git.js';
 import type { GitReader } from '../generators/generator.js';
 import { createLocalWatermarks, createRedisWatermarks, type Cause } from './watermarks.js';
+import { countApplicationWrites } from './write-metrics.js';
 import { routePush, webhookSecretsFrom } from './webhook-routing.js';
 
 /** A running controller replica. */
@@ -114,6 +115,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     controllerNamespace: config.namespace,
     tenantRepoAllowances,
     quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
+    observeWrites: countApplicationWrites(metrics.applicationWrites),
     projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
   });
   const enqueue = (key: string, cause?: Cause): void => {

@@ -52,6 +52,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly tenantGit: (tenant: TenantContext) => GitReader;
   /** Application quotas of tenant namespaces (none when absent). */
   readonly quotas?: ApplicationQuotas;
+  /** Observes what each reconcile's writes did (for the metrics). */
+  readonly observeWrites?: (result: ExecutionResult) => void;
 }
 
 /** A failed stage: the condition reason to report and whether parameters had been generated. */
@@ -103,6 +105,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
     guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
   });
   const result = await executePlan(plan, deps.writer, deps.writePool);
+  deps.observeWrites?.(result);
   await announceChanges(deps, appset, result, ctx);
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new StageError(problem.reason, true, problem.error);

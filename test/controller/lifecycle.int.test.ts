@@ -163,5 +163,7 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
     assert.ok((await replicas.sample('appset_reconcile_errors_total', 'reason="DeleteApplicationError"')) > 0, 'errors by reason');
     assert.ok((await replicas.sample('argocd_appset_reconcile_count')) > 0);
     assert.ok((await replicas.sample('appset_queue_adds_total')) > 0);
+    assert.ok((await replicas.sample('appset_application_writes_total', 'operation="create"')) > 0, 'Application creates');
+    assert.ok((await replicas.sample('appset_application_writes_total', 'operation="delete"')) > 0, 'Application deletes');
   });
 });
