@@ -34,6 +34,8 @@ interface CreateRound {
   cpuSeconds: { ceiling: PhaseCpu; oneReplica: PhaseCpu; twoReplicas: PhaseCpu };
   /** The update wave over the same namespace right after its create: seconds, and ÷ this round's ceiling update. */
   update: { ceilingSeconds: number; oneReplicaSeconds: number; twoReplicasSeconds: number; ratioOneReplica: number; ratioTwoReplicas: number };
+  /** Server-side applies of Applications the API server served for each controller phase (ideal: one per Application). */
+  applies: { oneReplica: number; twoReplicas: number; oneReplicaUpdate: number; twoReplicasUpdate: number };
 }
 
 /** The three phases of a round, in the order round `r` runs them: rotated each round. */
@@ -71,12 +73,12 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
       // full resync of all 100 ApplicationSets landed inside every update wave that ended more than a minute
       // after its replicas started, re-rendering everything and re-applying what the cache had not seen yet.
       const run = await controllerCreate(ctx, count, { namespace: `controller-${count}-${r}`, warm: ctx.options.warmUpAppSets > 0 });
-      const updateSeconds = await controllerUpdate(ctx, run);
+      const update = await controllerUpdate(ctx, run);
       if (count === 1) oneReplicaRss = run.rssMiB;
       else twoReplicasRssAfterUpdate = run.replicas.map((replica) => (replica.process.pid ? rssMiB(replica.process.pid) : Number.NaN));
       errors += await stopReplicas(run.replicas);
       await clearNamespace(ctx, run.space);
-      return { ...run, updateSeconds };
+      return { ...run, updateSeconds: update.seconds, updateApplies: update.applies };
     };
     const done: Partial<{ ceiling: Awaited<ReturnType<typeof runCeiling>>; one: Awaited<ReturnType<typeof runController>>; two: Awaited<ReturnType<typeof runController>> }> = {};
     for (const phase of PHASE_ORDERS[r % PHASE_ORDERS.length] ?? PHASE_ORDERS[0]) {
@@ -89,6 +91,7 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
       ceilingSeconds: ceiling.seconds, oneReplicaSeconds: one.seconds, twoReplicasSeconds: two.seconds,
       ratio: ratio(one.seconds, ceiling.seconds), ratioTwoReplicas: ratio(two.seconds, ceiling.seconds),
       cpuSeconds: { ceiling: ceiling.cpu, oneReplica: one.cpu, twoReplicas: two.cpu },
+      applies: { oneReplica: one.applies, twoReplicas: two.applies, oneReplicaUpdate: one.updateApplies, twoReplicasUpdate: two.updateApplies },
       update: {
         ceilingSeconds: ceiling.updateSeconds, oneReplicaSeconds: one.updateSeconds, twoReplicasSeconds: two.updateSeconds,
         ratioOneReplica: ratio(one.updateSeconds, ceiling.updateSeconds), ratioTwoReplicas: ratio(two.updateSeconds, ceiling.updateSeconds),
@@ -129,6 +132,7 @@ async function measure(ctx: BenchContext) {
       // Each round's figures, with CPU seconds per process over each converge: on shared cores, where the time went.
       rounds,
       lastTwoReplicasCpuSeconds: two.cpu,
+      lastTwoReplicasApplies: two.applies,
     },
     updateWave: {
       ceilingSeconds: hundredths(median(rounds.map((r) => r.update.ceilingSeconds))),
@@ -178,6 +182,8 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ['converge CPU s, 2 replicas after the rounds: apiserver / etcd / replicas / bench', `${r.converge.lastTwoReplicasCpuSeconds.apiServer} / ${r.converge.lastTwoReplicasCpuSeconds.etcd} / ${r.converge.lastTwoReplicasCpuSeconds.replicas} / ${r.converge.lastTwoReplicasCpuSeconds.benchmark}`],
     ['update wave, 1 replica ÷ ceiling (median of rounds)', `${r.updateWave.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.update.oneReplicaSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioOneReplica}`).join('; ')})`],
     ['update wave, 2 replicas ÷ ceiling (median of rounds)', `${r.updateWave.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.update.twoReplicasSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioTwoReplicas}`).join('; ')})`],
+    ['applies per Application, create / update wave, 1 replica (rounds)', r.converge.rounds.map((x) => `${hundredths(x.applies.oneReplica / r.applications)} / ${hundredths(x.applies.oneReplicaUpdate / r.applications)}`).join('; ')],
+    ['applies per Application, create / update wave, 2 replicas (rounds)', r.converge.rounds.map((x) => `${hundredths(x.applies.twoReplicas / r.applications)} / ${hundredths(x.applies.twoReplicasUpdate / r.applications)}`).join('; ')],
     ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
     ['idle API requests/min (argoproj + events / all)', `${r.idle.requestsPerMinuteArgoprojAndEvents} / ${r.idle.requestsPerMinuteAll}`],

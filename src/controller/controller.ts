@@ -112,7 +112,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
     // A dry run writes nothing, so no write of it would ever show in the cache.
-    writer: config.dryRun ? applicationWriter : trackWrites(applicationWriter, unseenWrites),
+    writer: config.dryRun ? applicationWriter : trackWrites(applicationWriter, unseenWrites, (namespace, name) => informers.applications.store.getByName(namespace, name)),
     unseenWrites,
     writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
     refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),

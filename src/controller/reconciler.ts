@@ -121,8 +121,8 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
 
 /**
  * Waits until the cache shows this replica's last writes for the ApplicationSet (a run that follows
- * another at once would otherwise plan on the objects before them and write them again), at most
- * {@link DEFAULT_SETTLE_TIMEOUT_MS}; then plans on what the cache has.
+ * another at once would otherwise plan on the objects before them and write them again), at most until
+ * {@link DEFAULT_SETTLE_TIMEOUT_MS} after each write; then plans on what the cache has.
  */
 async function ownWritesSeen(deps: ReconcilerDeps, key: string, ctx: ReconcileContext): Promise<void> {
   const pending = deps.unseenWrites?.pending(key) ?? 0;

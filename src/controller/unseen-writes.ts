@@ -66,19 +66,27 @@ export class UnseenWrites {
   }
 
   /**
-   * Resolves once the cache shows every write sent for `owner`, or after `timeoutMs`, when it forgets
-   * them (the run then plans on what the cache has, as it would have without waiting). True if all were seen.
+   * Resolves once the cache shows every write sent for `owner`. A write not shown `timeoutMs` after it was
+   * sent is forgotten (its echo may never come: a server-side no-op), so no run waits longer than that past
+   * the write, and a run long after it does not wait at all; the run then plans on what the cache has, as
+   * it would have without waiting. True if every write was seen.
    */
   async settled(owner: string, timeoutMs: number, signal: AbortSignal, pollMs = 10): Promise<boolean> {
-    const started = this.now();
-    while (this.pending(owner) > 0) {
-      if (this.now() - started >= timeoutMs || signal.aborted) {
-        for (const app of [...(this.byOwner.get(owner) ?? [])]) this.drop(app);
-        return false;
+    let allSeen = true;
+    for (;;) {
+      const apps = this.byOwner.get(owner);
+      if (!apps) return allSeen;
+      const expired = this.now() - timeoutMs;
+      for (const app of [...apps]) {
+        const unseen = this.byApp.get(app);
+        if (unseen && (unseen.sentAt <= expired || signal.aborted)) {
+          this.drop(app);
+          allSeen = false;
+        }
       }
+      if (this.pending(owner) === 0) return allSeen;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
-    return true;
   }
 
   private drop(app: string): void {
@@ -103,12 +111,18 @@ function ownerKeyOf(app: Application): string | undefined {
   return owner?.kind === 'ApplicationSet' && app.metadata.namespace ? `${app.metadata.namespace}/${owner.name}` : undefined;
 }
 
-/** `writer`, recording each write in `unseen` until the cache shows it. Not for dry runs: nothing would ever show. */
-export function trackWrites(writer: ApplicationWriter, unseen: UnseenWrites): ApplicationWriter {
+/**
+ * `writer`, recording each write in `unseen` until the cache (`cached`) shows it. Not for dry runs:
+ * nothing would ever show. An apply whose intent hash the cache already holds (a hand edit reverted) is
+ * not recorded: if the server already matches, no echo comes.
+ */
+export function trackWrites(writer: ApplicationWriter, unseen: UnseenWrites, cached: (namespace: string, name: string) => KubeObject | undefined): ApplicationWriter {
   const tracked = async (app: Application, hash: string | undefined, write: () => Promise<void>): Promise<void> => {
     const owner = ownerKeyOf(app);
-    const key = `${app.metadata.namespace ?? ''}/${app.metadata.name}`;
-    if (owner) unseen.sending(key, owner, hash);
+    const namespace = app.metadata.namespace ?? '';
+    const key = `${namespace}/${app.metadata.name}`;
+    const annotations = cached(namespace, app.metadata.name)?.metadata?.annotations as Record<string, string> | undefined;
+    if (owner && !(hash !== undefined && annotations?.[INTENT_HASH_ANNOTATION] === hash)) unseen.sending(key, owner, hash);
     try {
       await write();
     } catch (error) {

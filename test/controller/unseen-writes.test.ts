@@ -62,6 +62,15 @@ describe('unseen writes: a run plans only once the cache shows its ApplicationSe
     assert.equal(unseen.pending('ns/set'), 0, 'forgotten, so the next run does not wait for it again');
   });
 
+  it('does not keep a run waiting for a write sent longer ago than the timeout', async () => {
+    let now = 0;
+    const unseen = new UnseenWrites(() => now);
+    unseen.sending('ns/a', 'ns/set', 'h');
+    now = 10_000;
+    assert.equal(await unseen.settled('ns/set', 5_000, never), false);
+    assert.equal(unseen.pending('ns/set'), 0);
+  });
+
   it('forgets writes older than a minute once a thousand more were sent', () => {
     let now = 0;
     const unseen = new UnseenWrites(() => now);
@@ -79,12 +88,15 @@ describe('unseen writes: a run plans only once the cache shows its ApplicationSe
       apply: (intent) => (calls.push(`apply ${intent.metadata.name}`), intent.metadata.name === 'bad' ? Promise.reject(new Error('422')) : Promise.resolve()),
       delete: (live) => (calls.push(`delete ${live.metadata.name}`), Promise.resolve()),
     };
-    const writer = trackWrites(inner, unseen);
+    // The cache holds `reverted` with the hash about to be applied again: a hand edit being reverted.
+    const cache = new Map<string, KubeObject>([['ns/reverted', withHash('h9')]]);
+    const writer = trackWrites(inner, unseen, (namespace, name) => cache.get(`${namespace}/${name}`));
     await writer.apply(application('a', 'h1'));
     await writer.delete(application('b', 'h0'));
     await assert.rejects(writer.apply(application('bad', 'h1')), /422/);
-    assert.deepEqual(calls, ['apply a', 'delete b', 'apply bad']);
-    assert.equal(unseen.pending('ns/set'), 2);
+    await writer.apply(application('reverted', 'h9'));
+    assert.deepEqual(calls, ['apply a', 'delete b', 'apply bad', 'apply reverted']);
+    assert.equal(unseen.pending('ns/set'), 2, 'a and b; not the failed one, nor the one whose echo may never come');
     const handlers: Record<string, (...args: unknown[]) => void> = {};
     observeWriteEchoes({ on: ((event: string, handler: (...args: unknown[]) => void) => void (handlers[event] = handler)) as never }, unseen);
     handlers.update?.({}, { metadata: { name: 'a', namespace: 'ns', annotations: { [INTENT_HASH_ANNOTATION]: 'h1' } } });
