@@ -12,7 +12,7 @@ interface Unseen {
   readonly sentAt: number;
 }
 
-/** How long a run waits for the cache to show its ApplicationSet's last writes before it plans anyway. */
+/** How long after a write a run waits for the cache to show it before it plans anyway. */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 5_000;
 
 /** Writes whose watch event never comes (a server-side no-op) are forgotten after this long. */
