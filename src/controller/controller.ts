@@ -36,7 +36,6 @@ import { timedGitReader } from './timed-git.js';
 import type { GitReader } from '../generators/generator.js';
 import { createLocalWatermarks, createRedisWatermarks, type Cause } from './watermarks.js';
 import { countApplicationWrites } from './write-metrics.js';
-import { observeWriteEchoes, trackWrites, UnseenWrites } from './unseen-writes.js';
 import { routePush, webhookSecretsFrom } from './webhook-routing.js';
 
 /** A running controller replica. */
@@ -99,9 +98,6 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   });
   const observeGit = (operation: keyof GitReader, seconds: number): void => metrics.gitSeconds.observe({ operation }, seconds);
   const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
-  const applicationWriter = createApplicationWriter(kc, { dryRun: config.dryRun });
-  const unseenWrites = new UnseenWrites();
-  observeWriteEchoes(informers.applications, unseenWrites);
   const reconcile = createReconciler({
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
@@ -111,9 +107,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     observeGenerator: (generator, seconds) => metrics.generatorSeconds.observe({ generator }, seconds),
     engine: new TemplateEngine(),
     clusterSecrets: () => secretsOfType('cluster'),
-    // A dry run writes nothing, so no write of it would ever show in the cache.
-    writer: config.dryRun ? applicationWriter : trackWrites(applicationWriter, unseenWrites, (namespace, name) => informers.applications.store.getByName(namespace, name)),
-    unseenWrites,
+    writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
     writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
     refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
     reporter: { status: createStatusWriter(kc, { dryRun: config.dryRun }), events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc), now: () => new Date(), maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS },

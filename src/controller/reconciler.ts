@@ -16,7 +16,6 @@ import { renderApplicationSet } from '../templating/render-applicationset.js';
 import type { ApplicationWriter } from './writes/application-writer.js';
 import type { RefreshClearer } from './writes/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from './triggers.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, type UnseenWrites } from './unseen-writes.js';
 import { freshRefsGitReader } from './fresh-git.js';
 import { tagReason } from './error-reason.js';
 import { GitError } from '../git/errors.js';
@@ -55,8 +54,6 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
   readonly observeWrites?: (result: ExecutionResult) => void;
-  /** This replica's writes its cache has not shown yet: a run plans only once its ApplicationSet's are in (bounded wait). */
-  readonly unseenWrites?: Pick<UnseenWrites, 'pending' | 'settled'>;
 }
 
 /** A failed stage: the condition reason to report and whether parameters had been generated. */
@@ -96,7 +93,6 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkTenantApplications(tenant, rendered.map((r) => r.application))));
   const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
   const identity = identityOf(appset);
-  await ownWritesSeen(deps, `${identity.namespace}/${identity.name}`, ctx);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
   if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkQuotas(deps, identity.namespace, rendered.length, owned.length)));
   const plan = planChanges({
@@ -117,19 +113,6 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
   ctx.log.info({ created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length }, 'reconciled');
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
-}
-
-/**
- * Waits until the cache shows this replica's last writes for the ApplicationSet (a run that follows
- * another at once would otherwise plan on the objects before them and write them again), at most until
- * {@link DEFAULT_SETTLE_TIMEOUT_MS} after each write; then plans on what the cache has.
- */
-async function ownWritesSeen(deps: ReconcilerDeps, key: string, ctx: ReconcileContext): Promise<void> {
-  const pending = deps.unseenWrites?.pending(key) ?? 0;
-  if (!deps.unseenWrites || pending === 0) return;
-  const started = performance.now();
-  const seen = await deps.unseenWrites.settled(key, DEFAULT_SETTLE_TIMEOUT_MS, ctx.signal);
-  ctx.log.debug({ pending, seen, waitedMs: Math.round(performance.now() - started) }, 'waited for the cache to show this replica’s last writes');
 }
 
 /** Whether the ApplicationSet carries the refresh annotation (cleared once a reconcile succeeds). */
