@@ -10,7 +10,7 @@ import { desiredApplication } from '../src/controller/desired-application.js';
 import type { Application } from '../src/controller/objects.js';
 import { referenceApplyIntentOnCreate } from '../test/controller/intent-reference.js';
 import { writeBenchResults } from './results-file.js';
-import { median } from './statistics.js';
+import { median, roundTo } from './statistics.js';
 
 const APPLICATIONS = 10_000;
 const ROUNDS = 9;
@@ -65,14 +65,13 @@ function main(): void {
     reference.push(baseline);
     ratios.push(ours / baseline);
   }
-  const round2 = (n: number): number => Math.round(n * 100) / 100;
   const figures = {
     applications: APPLICATIONS,
     rounds: ROUNDS,
-    currentMsPer10k: round2(median(current)),
-    firstImplementationMsPer10k: round2(median(reference)),
-    microsecondsPerApplication: { current: round2((median(current) * 1000) / APPLICATIONS), firstImplementation: round2((median(reference) * 1000) / APPLICATIONS) },
-    pairedRatio: round2(median(ratios)),
+    currentMsPer10k: roundTo(median(current)),
+    firstImplementationMsPer10k: roundTo(median(reference)),
+    microsecondsPerApplication: { current: roundTo((median(current) * 1000) / APPLICATIONS), firstImplementation: roundTo((median(reference) * 1000) / APPLICATIONS) },
+    pairedRatio: roundTo(median(ratios)),
   };
   process.stdout.write(`applyIntent on create, ${APPLICATIONS} Applications, median of ${ROUNDS} alternating rounds:\n` +
     `  current               ${figures.currentMsPer10k} ms (${figures.microsecondsPerApplication.current} µs each)\n` +

@@ -9,7 +9,7 @@ import { BullMqWorkQueue } from '../src/queue/bullmq-queue.js';
 import { startRedis } from '../test/env/redis.js';
 import { createRunDir } from '../test/env/run-dir.js';
 import { writeBenchResults } from './results-file.js';
-import { median } from './statistics.js';
+import { median, roundTo } from './statistics.js';
 
 const NOISY_APPSETS = 5_000;
 const QUIET_APPSETS = 3;
@@ -40,7 +40,6 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /** One phase: its own queue name; a worker replica plus a producer replica for the quiet tenant's adds. */
 async function runPhase(redisUrl: string, phase: Phase, round: number): Promise<PhaseFigures> {
@@ -89,7 +88,7 @@ async function runPhase(redisUrl: string, phase: Phase, round: number): Promise<
   await Promise.all([worker.close(5_000), producer.close(5_000)]);
   console.error(`${phase} (round ${round}): ${latencies.length} samples, ${noisyRuns} noisy runs`);
   const sorted = latencies.sort((a, b) => a - b);
-  return { latencies: sorted, phase, round, samples: sorted.length, p50Ms: round2(percentile(sorted, 50)), p99Ms: round2(percentile(sorted, 99)), maxMs: round2(sorted.at(-1) ?? Number.NaN), noisyRunsPerSecond: Math.round(noisyRuns / (MEASURE_MS / 1000)) };
+  return { latencies: sorted, phase, round, samples: sorted.length, p50Ms: roundTo(percentile(sorted, 50)), p99Ms: roundTo(percentile(sorted, 99)), maxMs: roundTo(sorted.at(-1) ?? Number.NaN), noisyRunsPerSecond: Math.round(noisyRuns / (MEASURE_MS / 1000)) };
 }
 
 /** p99 over every sample of `phase`, all rounds pooled. */
@@ -112,12 +111,12 @@ async function main(): Promise<void> {
     const baselineP99 = pooledP99(rows, 'quiet alone');
     const paired = rows.filter((r) => r.phase === 'noisy, fair share').map((r) => r.p99Ms / (rows.find((b) => b.phase === 'quiet alone' && b.round === r.round)?.p99Ms ?? Number.NaN));
     const ratios = {
-      fairShareP99VsQuietBaseline: round2(pooledP99(rows, 'noisy, fair share') / baselineP99),
-      fairShareP99VsQuietBaselinePairedMedian: round2(median(paired)),
-      fifoP99VsQuietBaseline: round2(pooledP99(rows, 'noisy, FIFO') / baselineP99),
+      fairShareP99VsQuietBaseline: roundTo(pooledP99(rows, 'noisy, fair share') / baselineP99),
+      fairShareP99VsQuietBaselinePairedMedian: roundTo(median(paired)),
+      fifoP99VsQuietBaseline: roundTo(pooledP99(rows, 'noisy, FIFO') / baselineP99),
       target: 2,
     };
-    const pooled = { quietAloneP99Ms: round2(baselineP99), fairShareP99Ms: round2(pooledP99(rows, 'noisy, fair share')), fifoP99MsAtLeast: round2(pooledP99(rows, 'noisy, FIFO')) };
+    const pooled = { quietAloneP99Ms: roundTo(baselineP99), fairShareP99Ms: roundTo(pooledP99(rows, 'noisy, fair share')), fifoP99MsAtLeast: roundTo(pooledP99(rows, 'noisy, FIFO')) };
     console.log('quiet tenant add-to-start p99, pooled over rounds (ms):', pooled);
     console.log('ratios to the quiet baseline (target <= 2):', ratios);
     const file = writeBenchResults('fair-share', {

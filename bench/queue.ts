@@ -15,6 +15,7 @@ import { WorkerProcesses } from '../test/queue/worker-processes.js';
 import { readRuns } from '../test/queue/worker-records.js';
 import { writeBenchResults } from './results-file.js';
 import { commandStats, countsBetween, keysPerSecondCeiling, redisBenchmarkRates, topLevelCommandsDuring, total, type CommandCounts } from './queue-redis.js';
+import { roundTo as round } from './statistics.js';
 
 const KEYS = Number(process.env.QUEUE_BENCH_KEYS ?? 20_000);
 const CONCURRENCY = 50;
@@ -41,7 +42,6 @@ function figures(subject: string, addedAt: Map<string, number>, starts: Map<stri
   return { subject, keys: starts.size, seconds: round(seconds), keysPerSecond: Math.round(starts.size / seconds), latencyP50Ms: round(percentile(latencies, 50)), latencyP99Ms: round(percentile(latencies, 99)) };
 }
 
-const round = (n: number): number => Math.round(n * 100) / 100;
 const keyList = (prefix: string): string[] => Array.from({ length: KEYS }, (_, i) => `${prefix}-${workerKey(i)}`);
 
 /** Adds `count` keys one at a time, `gapMs` apart: a load the queue keeps up with, for unsaturated latency. */

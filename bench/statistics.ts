@@ -6,3 +6,8 @@ export function median(values: readonly number[]): number {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
+
+/** `n` rounded to `digits` decimal places (for the figures a benchmark prints and writes). */
+export function roundTo(n: number, digits = 2): number {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}

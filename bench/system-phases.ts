@@ -15,11 +15,11 @@ import { renderExpected, workloadManifests, type WorkloadShape } from '../test/s
 import { createAppSets, pool, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
 import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
+import { roundTo as round } from './statistics.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
 export { WRITES_PER_RECONCILE } from '../src/controller/execute-plan.js';
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** Server-side applies of Applications the API server served while `action` ran (the ideal is one per Application). */
 async function countApplies<T>(ctx: BenchContext, action: () => Promise<T>): Promise<{ result: T; applies: number }> {

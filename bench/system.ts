@@ -10,12 +10,11 @@ import { rssMiB } from '../test/system/proc-stats.js';
 import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
-import { median } from './statistics.js';
+import { median, roundTo } from './statistics.js';
 import { ceilingCreate, ceilingUpdate, clearNamespace, controllerCreate, controllerUpdate, idleCost, stopReplicas, webhookLatency, WRITES_PER_RECONCILE, type BenchContext, type PhaseCpu } from './system-phases.js';
 
 const WEBHOOK_SECRET = 'system-bench-webhook-secret';
-const hundredths = (n: number): number => Math.round(n * 100) / 100;
-const ratio = (a: number, b: number): number => hundredths(a / b);
+const ratio = (a: number, b: number): number => roundTo(a / b);
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -107,7 +106,7 @@ async function measure(ctx: BenchContext) {
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
   // Every phase runs with only its own namespace's objects in the cluster (see clearNamespace).
   const { rounds, errors: oneErrors, oneReplicaRss, twoReplicasRssAfterUpdate } = await createRounds(ctx, writesInFlight);
-  const ceilingSeconds = hundredths(median(rounds.map((r) => r.ceilingSeconds)));
+  const ceilingSeconds = roundTo(median(rounds.map((r) => r.ceilingSeconds)));
   // Two replicas once more, started cold (no warm-up: the first converge of a fresh install), kept
   // running for the idle cost and the webhook.
   progress('controller with 2 cold replicas, kept for the idle cost and webhooks');
@@ -122,10 +121,10 @@ async function measure(ctx: BenchContext) {
     writesInFlight,
     converge: {
       ceilingSeconds,
-      oneReplicaSeconds: hundredths(median(rounds.map((r) => r.oneReplicaSeconds))),
-      twoReplicasSeconds: hundredths(median(rounds.map((r) => r.twoReplicasSeconds))),
-      ratioOneReplica: hundredths(median(rounds.map((r) => r.ratio))),
-      ratioTwoReplicas: hundredths(median(rounds.map((r) => r.ratioTwoReplicas))),
+      oneReplicaSeconds: roundTo(median(rounds.map((r) => r.oneReplicaSeconds))),
+      twoReplicasSeconds: roundTo(median(rounds.map((r) => r.twoReplicasSeconds))),
+      ratioOneReplica: roundTo(median(rounds.map((r) => r.ratio))),
+      ratioTwoReplicas: roundTo(median(rounds.map((r) => r.ratioTwoReplicas))),
       // The phase after the rounds (its replicas serve the update wave): its time ÷ the median ceiling.
       lastTwoReplicasSeconds: two.seconds,
       ratioLastTwoReplicas: ratio(two.seconds, ceilingSeconds),
@@ -135,11 +134,11 @@ async function measure(ctx: BenchContext) {
       lastTwoReplicasApplies: two.applies,
     },
     updateWave: {
-      ceilingSeconds: hundredths(median(rounds.map((r) => r.update.ceilingSeconds))),
-      oneReplicaSeconds: hundredths(median(rounds.map((r) => r.update.oneReplicaSeconds))),
-      twoReplicasSeconds: hundredths(median(rounds.map((r) => r.update.twoReplicasSeconds))),
-      ratioOneReplica: hundredths(median(rounds.map((r) => r.update.ratioOneReplica))),
-      ratioTwoReplicas: hundredths(median(rounds.map((r) => r.update.ratioTwoReplicas))),
+      ceilingSeconds: roundTo(median(rounds.map((r) => r.update.ceilingSeconds))),
+      oneReplicaSeconds: roundTo(median(rounds.map((r) => r.update.oneReplicaSeconds))),
+      twoReplicasSeconds: roundTo(median(rounds.map((r) => r.update.twoReplicasSeconds))),
+      ratioOneReplica: roundTo(median(rounds.map((r) => r.update.ratioOneReplica))),
+      ratioTwoReplicas: roundTo(median(rounds.map((r) => r.update.ratioTwoReplicas))),
     },
     idle,
     memoryMiB: { oneReplicaAfterConverge: oneReplicaRss, twoReplicasAfterConverge: two.rssMiB, twoReplicasAfterUpdateWave: twoReplicasRssAfterUpdate },
@@ -182,8 +181,8 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ['converge CPU s, 2 replicas after the rounds: apiserver / etcd / replicas / bench', `${r.converge.lastTwoReplicasCpuSeconds.apiServer} / ${r.converge.lastTwoReplicasCpuSeconds.etcd} / ${r.converge.lastTwoReplicasCpuSeconds.replicas} / ${r.converge.lastTwoReplicasCpuSeconds.benchmark}`],
     ['update wave, 1 replica ÷ ceiling (median of rounds)', `${r.updateWave.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.update.oneReplicaSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioOneReplica}`).join('; ')})`],
     ['update wave, 2 replicas ÷ ceiling (median of rounds)', `${r.updateWave.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.update.twoReplicasSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioTwoReplicas}`).join('; ')})`],
-    ['applies per Application, create / update wave, 1 replica (rounds)', r.converge.rounds.map((x) => `${hundredths(x.applies.oneReplica / r.applications)} / ${hundredths(x.applies.oneReplicaUpdate / r.applications)}`).join('; ')],
-    ['applies per Application, create / update wave, 2 replicas (rounds)', r.converge.rounds.map((x) => `${hundredths(x.applies.twoReplicas / r.applications)} / ${hundredths(x.applies.twoReplicasUpdate / r.applications)}`).join('; ')],
+    ['applies per Application, create / update wave, 1 replica (rounds)', r.converge.rounds.map((x) => `${roundTo(x.applies.oneReplica / r.applications)} / ${roundTo(x.applies.oneReplicaUpdate / r.applications)}`).join('; ')],
+    ['applies per Application, create / update wave, 2 replicas (rounds)', r.converge.rounds.map((x) => `${roundTo(x.applies.twoReplicas / r.applications)} / ${roundTo(x.applies.twoReplicasUpdate / r.applications)}`).join('; ')],
     ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
     ['idle API requests/min (argoproj + events / all)', `${r.idle.requestsPerMinuteArgoprojAndEvents} / ${r.idle.requestsPerMinuteAll}`],

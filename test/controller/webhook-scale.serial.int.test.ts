@@ -97,13 +97,14 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
   after(async () => {
     await controller?.stop(10_000);
     if (!ns) return;
+    const namespace = ns.name;
     await ns.delete();
     // The clean-up of 1,000 ApplicationSets and their Applications loads the API server and etcd for many
     // seconds; the next serial test measures latency, so wait until the namespace controller has deleted the
     // ApplicationSets and marked every Application. (The namespace itself stays: nothing here removes Argo
     // CD's resources finalizer from the Applications.)
     const remaining = async (plural: string): Promise<Array<{ metadata: { deletionTimestamp?: string } }>> =>
-      ((await custom.listNamespacedCustomObject({ ...G, namespace: ns?.name ?? '', plural })) as { items: Array<{ metadata: { deletionTimestamp?: string } }> }).items;
+      ((await custom.listNamespacedCustomObject({ ...G, namespace, plural })) as { items: Array<{ metadata: { deletionTimestamp?: string } }> }).items;
     await waitFor(async () => (await remaining('applicationsets')).length === 0 && (await remaining('applications')).every((app) => app.metadata.deletionTimestamp !== undefined), {
       what: 'the namespace controller to delete the ApplicationSets and mark the Applications',
       timeoutMs: 300_000,

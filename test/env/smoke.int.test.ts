@@ -11,6 +11,7 @@ import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitF
 import { git } from './git-fixtures.js';
 import { waitFor } from './wait-for.js';
 import { sampleApplication, sampleApplicationSet } from '../fixtures.js';
+import { ownerReferenceTo } from '../../src/controller/objects.js';
 
 const GROUP = 'argoproj.io';
 const VERSION = 'v1alpha1';
@@ -91,7 +92,8 @@ describe('test environment smoke tests: every part is the real thing', () => {
     const asWriter = impersonatingKubeConfig(user).makeApiClient(CustomObjectsApi);
     const owned = (name: string, blockOwnerDeletion: boolean): ReturnType<typeof sampleApplication> => {
       const app = sampleApplication(ns.name, name);
-      app.metadata = { ...app.metadata, ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'ApplicationSet', name: 'any', uid: '7d1c8a52-1f4e-4c55-9a0e-3b2f6c1d8e90', controller: true, blockOwnerDeletion }] };
+      // The owner reference the controller sends, with blockOwnerDeletion set as asked.
+      app.metadata = { ...app.metadata, ownerReferences: [{ ...ownerReferenceTo({ name: 'any', namespace: ns.name, uid: '7d1c8a52-1f4e-4c55-9a0e-3b2f6c1d8e90' }), blockOwnerDeletion }] };
       return app;
     };
     const create = (body: object): Promise<unknown> => asWriter.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body, dryRun: 'All' });
