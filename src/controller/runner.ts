@@ -42,7 +42,8 @@ export function createReconcileHandler(options: RunnerOptions): WorkHandler {
       action = await options.reconcile(key, ctx);
     } catch (error) {
       if (error instanceof TerminalError) {
-        ctx.log.warn({ err: error }, 'reconcile refused the ApplicationSet; waiting for it to change');
+        // A refusal is expected (a bad spec, a tenancy rule): its message names the rule, a stack adds nothing.
+        ctx.log.warn({ reason: error.message }, 'reconcile refused the ApplicationSet; waiting for it to change');
         await options.onTerminalError(key, error, ctx);
         options.observe?.(key, seconds(), 'terminal', error);
         if (error.requeueAfterMs !== undefined) await options.queue.addAfter(key, error.requeueAfterMs);

@@ -8,7 +8,9 @@ export type LogFormat = 'json' | 'pretty';
 export function createLogger(level: LevelWithSilent = 'info', format: LogFormat = 'json', name = 'appset-controller'): Logger {
   const options = { name, level, base: { pid: process.pid } };
   // pino-pretty as a synchronous stream, not a worker transport: one process, nothing to lose on exit.
-  return format === 'pretty' ? pino(options, PinoPretty({ colorize: process.stdout.isTTY, sync: true })) : pino(options);
+  // One line per record, without the pid and host a terminal reader already knows.
+  const pretty = (): ReturnType<typeof PinoPretty> => PinoPretty({ colorize: process.stdout.isTTY, sync: true, singleLine: true, ignore: 'pid,hostname,name' });
+  return format === 'pretty' ? pino(options, pretty()) : pino(options);
 }
 
 /**

@@ -1,10 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { buildScriptPath } from '../env/binaries.js';
+import { buildParts, reported } from '../env/binaries.js';
 
 /** The chart under test, in the source tree. */
 export const CHART_DIR = fileURLToPath(new URL('../../../charts/appset-controller', import.meta.url));
@@ -19,19 +19,9 @@ export interface Rendered {
 
 let helmPath: Promise<string> | undefined;
 
-/** The Go-built helm (test/env/build-binaries.sh builds it with the test servers, once per machine). */
+/** The Go-built helm (test/env/build-binaries.sh builds it once per machine; the test command builds it up front). */
 export function ensureHelm(): Promise<string> {
-  helmPath ??= new Promise((resolve, reject) => {
-    const child = spawn('bash', [buildScriptPath()], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('HELM_BIN='));
-      if (code === 0 && line) resolve(line.slice('HELM_BIN='.length));
-      else reject(new Error(`build-binaries.sh exited ${code} without reporting HELM_BIN`));
-    });
-  });
+  helmPath ??= buildParts(['helm']).then((values) => reported(values, 'HELM_BIN'));
   return helmPath;
 }
 

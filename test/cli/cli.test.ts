@@ -43,6 +43,30 @@ describe('appset CLI', () => {
     assert.match(bad.err, /no-such-flag/);
   });
 
+  it('loads neither client-node nor BullMQ for --help and render (they cost most of a second)', async () => {
+    // A resolve hook records every module the process loads; the CLI must leave the heavy ones alone.
+    const hook = [
+      "import { registerHooks } from 'node:module';",
+      'const seen = new Set();',
+      'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); seen.add(found.url); return found; } });',
+      "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));",
+    ].join('\n');
+    const loaded = async (args: string[]): Promise<string[]> => {
+      const child = await promisify(execFile)(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'appset.js'), ...args], { cwd: repoRoot }).catch((error: { stdout: string; stderr: string }) => error);
+      const line = child.stderr.split('\n').find((l) => l.startsWith('LOADED '));
+      assert.ok(line, child.stderr);
+      return JSON.parse(line.slice('LOADED '.length)) as string[];
+    };
+    const examples = join(repoRoot, 'examples', 'applicationsets');
+    for (const args of [['--help'], ['controller', '--help'], ['render', join(examples, 'projects.yaml')]]) {
+      const urls = await loaded(args);
+      assert.ok(urls.some((u) => u.includes('/dist/src/cli/main.js')), `the hook saw nothing for ${args.join(' ')}`);
+      for (const heavy of ['@kubernetes/client-node', 'bullmq', 'ioredis']) {
+        assert.ok(!urls.some((u) => u.includes(`/node_modules/${heavy}/`)), `appset ${args.join(' ')} loaded ${heavy}`);
+      }
+    }
+  });
+
   it('runs as "npx appset --help" from the repository root, with an empty npm cache, without rebuilding dist/', async () => {
     // A fresh machine has no npx cache entry for this package, so npx installs the folder and runs its
     // `prepare` script; that must not rebuild (and so briefly delete) the dist/ other processes are using.

@@ -72,6 +72,26 @@ describe('appset render', () => {
     assert.deepEqual(apps.map((a) => [a.metadata.name, a.spec.destination.server]), [['app-prod', 'https://prod.example']]);
   });
 
+  it('refuses a YAML alias bomb with one line naming the file, not a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'render-bomb-'));
+    // Each level doubles the one before: expanding the last alias would build 2^20 strings.
+    const levels = Array.from({ length: 20 }, (_, i) => `l${i + 1}: &l${i + 1} [*l${i}, *l${i}]`);
+    const file = join(dir, 'bomb.yaml');
+    writeFileSync(file, ['a: &l0 [x, y]', ...levels, 'kind: ApplicationSet', 'boom: *l20', ''].join('\n'));
+    const { code, out, err } = await render([file]);
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    assert.match(err, new RegExp(`^appset render: ${file.replaceAll('/', '\\/')}: document 1 cannot be read: .*alias`, 'i'));
+    assert.equal(err.trim().split('\n').length, 1, err);
+  });
+
+  it('names a file that does not exist, without a stack trace', async () => {
+    const { code, err } = await render(['/no/such/appset.yaml']);
+    assert.equal(code, 1);
+    assert.match(err, /^appset render: .*no such file.*\/no\/such\/appset\.yaml/);
+    assert.doesNotMatch(err, /^\s+at /m);
+  });
+
   it('refuses bad usage with exit code 2', async () => {
     assert.equal((await render([])).code, 2);
     assert.equal((await render([files[0] ?? '', '-o', 'xml'])).code, 2);

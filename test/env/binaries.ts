@@ -8,6 +8,9 @@ export interface Binaries {
   kubeControllerManager: string;
 }
 
+/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, and helm. */
+export type BinaryPart = 'etcd' | 'kube' | 'helm';
+
 /** The build script, in the source tree (it is not compiled, so resolve it from the repository root). */
 export function buildScriptPath(): string {
   // dist/test/env/binaries.js -> <repo>/test/env/build-binaries.sh
@@ -15,32 +18,39 @@ export function buildScriptPath(): string {
 }
 
 /**
- * Builds the binaries if the version-keyed cache lacks them (progress goes to stderr) and returns their
- * paths. Fails loudly when a build fails: the environment never runs without a part.
+ * Builds `parts` if the version-keyed cache lacks them (progress goes to stderr) and returns the
+ * KEY=path pairs the script reports. Fails loudly when a build fails: nothing runs without a part.
  */
-export async function ensureBinaries(): Promise<Binaries> {
+export async function buildParts(parts: readonly BinaryPart[]): Promise<ReadonlyMap<string, string>> {
   const script = buildScriptPath();
   const stdout = await new Promise<string>((resolve, reject) => {
-    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('bash', [script, ...parts], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} failed with exit code ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} ${parts.join(' ')} failed with exit code ${code}`))));
   });
-  const values = new Map(
+  return new Map(
     stdout
       .split('\n')
       .filter((line) => line.includes('='))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
   );
-  const pick = (key: string): string => {
-    const value = values.get(key);
-    if (!value) throw new Error(`${script} did not report ${key}`);
-    return value;
-  };
+}
+
+/** The value of `key` in a build report; a missing key is a broken build script. */
+export function reported(values: ReadonlyMap<string, string>, key: string): string {
+  const value = values.get(key);
+  if (!value) throw new Error(`${buildScriptPath()} did not report ${key}`);
+  return value;
+}
+
+/** Builds (or finds cached) the servers the environment runs: etcd, kube-apiserver, kube-controller-manager. */
+export async function ensureBinaries(): Promise<Binaries> {
+  const values = await buildParts(['etcd', 'kube']);
   return {
-    etcd: pick('ETCD_BIN'),
-    kubeApiserver: pick('KUBE_APISERVER_BIN'),
-    kubeControllerManager: pick('KUBE_CONTROLLER_MANAGER_BIN'),
+    etcd: reported(values, 'ETCD_BIN'),
+    kubeApiserver: reported(values, 'KUBE_APISERVER_BIN'),
+    kubeControllerManager: reported(values, 'KUBE_CONTROLLER_MANAGER_BIN'),
   };
 }

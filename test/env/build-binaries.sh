@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, kube-controller-manager, etcd and helm (for the chart tests) from their Go modules into a
-# version-keyed cache outside the repository, once per machine. Progress goes to stderr; the
-# last lines on stdout are KEY=path pairs the test environment reads.
+# Builds etcd, kube-apiserver with kube-controller-manager, and helm (for the chart tests) from their Go
+# modules into a version-keyed cache outside the repository, once per machine.
+#   build-binaries.sh [etcd] [kube] [helm]     the parts to build or find (none named: all three)
+# Progress goes to stderr (every 20 s during a build); the last lines on stdout are KEY=path pairs of the
+# parts asked for, which the test environment reads.
 set -euo pipefail
+
+parts=" ${*:-etcd kube helm} "
+for part in $parts; do
+  case $part in etcd | kube | helm) ;; *) echo "build-binaries: unknown part '$part' (etcd, kube or helm)" >&2; exit 2 ;; esac
+done
+wanted() { [[ $parts == *" $1 "* ]]; }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 k8s_version=$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" {print $3}' "$here/kube-build/go.mod")
@@ -41,8 +49,18 @@ build_into() {
     local name=${pkg##*/}
     [ "$name" = v3 ] && name=etcd
     log "building $name from $pkg (a cold build takes minutes)"
-    local start=$SECONDS
-    (cd "$module_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/$name" "$pkg")
+    local start=$SECONDS next=$((SECONDS + 20))
+    (cd "$module_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/$name" "$pkg") &
+    local pid=$!
+    # A cold build is minutes of Go's own silence: say which build runs and for how long.
+    while kill -0 "$pid" 2>/dev/null; do
+      sleep 1
+      if [ "$SECONDS" -ge "$next" ]; then
+        log "still building $name: $((SECONDS - start)) s"
+        next=$((SECONDS + 20))
+      fi
+    done
+    wait "$pid" || { log "building $name failed after $((SECONDS - start)) s"; exit 1; }
     log "built $name in $((SECONDS - start)) s"
   done
   touch "$tmp/.complete"
@@ -57,9 +75,11 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
   kube_ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$build_date"
 done
 
-build_into "$etcd_dir" "$here/etcd-build" "-s -w" go.etcd.io/etcd/server/v3
-build_into "$kube_dir" "$here/kube-build" "$kube_ldflags" \
-  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+if wanted etcd; then build_into "$etcd_dir" "$here/etcd-build" "-s -w" go.etcd.io/etcd/server/v3; fi
+if wanted kube; then
+  build_into "$kube_dir" "$here/kube-build" "$kube_ldflags" \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+fi
 
 # As helm's Makefile does: its version, and the Kubernetes version `helm template` and `helm lint` assume
 # (from the client-go it is built with; without these it assumes v1.20).
@@ -69,9 +89,11 @@ helm_ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$helm_version"
 for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
   helm_ldflags+=" -X $pkg.k8sVersionMajor=1 -X $pkg.k8sVersionMinor=$client_go_minor"
 done
-build_into "$helm_dir" "$here/helm-build" "$helm_ldflags" helm.sh/helm/v3/cmd/helm
+if wanted helm; then build_into "$helm_dir" "$here/helm-build" "$helm_ldflags" helm.sh/helm/v3/cmd/helm; fi
 
-echo "ETCD_BIN=$etcd_dir/etcd"
-echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
-echo "KUBE_CONTROLLER_MANAGER_BIN=$kube_dir/kube-controller-manager"
-echo "HELM_BIN=$helm_dir/helm"
+if wanted etcd; then echo "ETCD_BIN=$etcd_dir/etcd"; fi
+if wanted kube; then
+  echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
+  echo "KUBE_CONTROLLER_MANAGER_BIN=$kube_dir/kube-controller-manager"
+fi
+if wanted helm; then echo "HELM_BIN=$helm_dir/helm"; fi

