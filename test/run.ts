@@ -7,7 +7,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePrerequisites, extendProcessPath, MissingPrerequisitesError } from '../src/environment/ensure-prerequisites.js';
 import { processSurroundings, TEST_PREREQUISITES } from '../src/environment/prerequisites.js';
-import { buildParts, type BinaryPart } from './env/binaries.js';
+import { BinaryBuildError, buildParts, type BinaryPart } from './env/binaries.js';
 import { TestEnvironment } from './env/environment.js';
 import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
 
@@ -120,7 +120,7 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     // A missing program is an expected failure: its message says what to install, and a stack adds nothing.
-    if (error instanceof MissingPrerequisitesError) console.error(`npm test: ${error.message}`);
+    if (error instanceof MissingPrerequisitesError || error instanceof BinaryBuildError) console.error(`npm test: ${error.message}`);
     else console.error('run-tests: failed:', error);
     process.exit(1);
   },

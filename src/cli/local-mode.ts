@@ -59,7 +59,8 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   const { GitFixtures, git } = await import('../../test/env/git-fixtures.js');
   progress('starting etcd, kube-apiserver, kube-controller-manager, Redis and a Git server (the first run builds them from source: minutes)');
   const started = performance.now();
-  const env = await TestEnvironment.start();
+  // Ctrl-C is the command's own: a graceful stop once running (src/cli/commands/local.ts).
+  const env = await TestEnvironment.start({ exitOnSignals: false });
   const info = env.info();
   const steps = Object.entries(env.timings).map(([step, s]) => `${step} ${s} s`).join(', ');
   progress(`local cluster up in ${((performance.now() - started) / 1000).toFixed(1)} s (${steps})`);

@@ -59,6 +59,17 @@ describe('reconcile runner', () => {
     assert.equal(queue.counters().retries, 0, 'reconsidered by requeue, not by backoff');
   });
 
+  it('logs a refusal as one warning with its reason and no stack: it is expected, not a crash', async () => {
+    const { lines } = run(() => Promise.reject(new TerminalError('AppProject team-a does not list namespace team-b in spec.sourceNamespaces')));
+    await queue.add('team-b/apps');
+    await waitFor(() => lines.some((l) => l.level === 40), { what: 'the refusal warning', timeoutMs: 10_000 });
+    const warnings = lines.filter((l) => l.level === 40);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]?.reason, 'AppProject team-a does not list namespace team-b in spec.sourceNamespaces');
+    assert.equal(warnings[0]?.appset, 'team-b/apps');
+    assert.doesNotMatch(JSON.stringify(warnings[0]), /stack|\n\s+at /);
+  });
+
   it('reports a TerminalError once and does not retry it', async () => {
     let runs = 0;
     const reported: string[] = [];

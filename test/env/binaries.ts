@@ -11,6 +11,11 @@ export interface Binaries {
 /** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, and helm. */
 export type BinaryPart = 'etcd' | 'kube' | 'helm';
 
+/** A Go build failed; the build script already printed why on stderr, so the message only says which. */
+export class BinaryBuildError extends Error {
+  override readonly name = 'BinaryBuildError';
+}
+
 /** The build script, in the source tree (it is not compiled, so resolve it from the repository root). */
 export function buildScriptPath(): string {
   // dist/test/env/binaries.js -> <repo>/test/env/build-binaries.sh
@@ -28,7 +33,7 @@ export async function buildParts(parts: readonly BinaryPart[]): Promise<Readonly
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} ${parts.join(' ')} failed with exit code ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new BinaryBuildError(`building ${parts.join(', ')} failed (exit code ${code}; ${script} printed why above)`))));
   });
   return new Map(
     stdout

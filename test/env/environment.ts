@@ -45,9 +45,12 @@ export class TestEnvironment {
     readonly timings: StartupTimings,
   ) {}
 
-  /** Builds missing binaries, starts every part and installs the CRDs. Fails loudly if any part fails. */
-  static async start(): Promise<TestEnvironment> {
-    killManagedProcessesOnExit();
+  /**
+   * Builds missing binaries, starts every part and installs the CRDs. Fails loudly if any part fails.
+   * `exitOnSignals: false` leaves SIGINT and SIGTERM to the caller (the servers still die with the process).
+   */
+  static async start(options: { exitOnSignals?: boolean } = {}): Promise<TestEnvironment> {
+    killManagedProcessesOnExit(options.exitOnSignals ?? true);
     reapStaleRuns();
     const timings: StartupTimings = {};
     const timed = async <T>(step: string, action: () => Promise<T>): Promise<T> => {

@@ -17,11 +17,11 @@ describe('applicationSetLogger', () => {
 });
 
 describe('createLogger', () => {
-  const run = async (format: string): Promise<string> => {
+  const run = async (format: string, record = "{ appset: 'team-a/guestbook' }"): Promise<string> => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
     const logger = new URL('../../src/log/logger.js', import.meta.url).href;
-    const script = `import('${logger}').then((m) => m.createLogger('info', '${format}').info({ appset: 'team-a/guestbook' }, 'reconciled'))`;
+    const script = `import('${logger}').then((m) => m.createLogger('info', '${format}').info(${record}, 'reconciled'))`;
     return (await promisify(execFile)(process.execPath, ['-e', script])).stdout;
   };
 
@@ -32,7 +32,14 @@ describe('createLogger', () => {
 
   it('writes readable lines with --log-format pretty', async () => {
     const text = await run('pretty');
-    assert.match(text, /INFO .*: reconciled/);
-    assert.match(text, /appset: "team-a\/guestbook"/);
+    assert.match(text, /INFO.*: reconciled/);
+    assert.match(text, /"appset":"team-a\/guestbook"/);
+  });
+
+  it('keeps a pretty record on one line, without pid and host', async () => {
+    const text = await run('pretty', "{ appset: 'team-a/apps', reason: 'AppProject team-a does not list namespace team-b in spec.sourceNamespaces' }");
+    assert.equal(text.trimEnd().split('\n').length, 1, text);
+    assert.match(text, /"reason":"AppProject team-a does not list namespace team-b in spec\.sourceNamespaces"/);
+    assert.doesNotMatch(text, /pid|hostname/);
   });
 });

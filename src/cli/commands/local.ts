@@ -32,11 +32,13 @@ export const localCommand: Command = {
     ]);
     const log = createLogger('warn', 'pretty');
     const say = (line: string): void => io.out(`appset local: ${line}\n`);
-    let session;
+    let session: Awaited<ReturnType<typeof startLocalSession>> | undefined;
+    const interrupted = untilInterrupted(() => session !== undefined);
     try {
       session = await startLocalSession(log, say, typeof values.file === 'string' ? values.file : undefined);
     } catch (error) {
-      if (error instanceof MissingPrerequisitesError) throw new ExpectedFailure(error.message);
+      // A missing program or a failed Go build has said what is wrong; a stack would only bury it.
+      if (error instanceof MissingPrerequisitesError || (error instanceof Error && error.name === 'BinaryBuildError')) throw new ExpectedFailure(error.message);
       throw error;
     }
     io.out(`\nApplications (${session.applications.length}):\n${session.applications.map((name) => `  ${name}`).join('\n')}\n\n`);
@@ -54,13 +56,29 @@ export const localCommand: Command = {
     );
     if (values['exit-when-ready'] !== true) {
       io.out('running; press Ctrl-C to stop and clean up\n');
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await interrupted;
     }
+    io.out('appset local: stopping the replicas and the local cluster\n');
     await session.stop();
     io.out('appset local: stopped and cleaned up\n');
     return 0;
   },
 };
+
+/**
+ * Resolves on the first SIGINT or SIGTERM once `running()` is true, so the session stops gracefully.
+ * A signal while it still starts, or a second one while it stops, exits at once: the exit hook of the
+ * environment kills its servers, and the next run removes what is left of its folder.
+ */
+function untilInterrupted(running: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = (): void => {
+      if (!running() || stopping) process.exit(130);
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

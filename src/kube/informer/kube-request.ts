@@ -89,7 +89,13 @@ export async function openGet(kc: KubeConfig, path: string, query: Query, signal
   const send = url.protocol === 'http:' ? http.request : https.request;
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = send(url, { ...options, method: 'GET', signal }, resolve);
-    request.once('error', reject);
+    request.on('error', (error) => {
+      // V8 keeps an error's call-site frames (functions and their receivers) until `.stack` is first read.
+      // The socket holds an aborted request, and so its AbortError, until it has closed: unread, those
+      // frames kept a stopped informer's whole cache reachable that long (Node 24).
+      void error.stack;
+      reject(error);
+    });
     request.end();
   });
   const status = response.statusCode ?? 0;
