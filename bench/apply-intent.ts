@@ -5,9 +5,9 @@
  * alternate the two; both must give the same objects, which is checked first.
  */
 import assert from 'node:assert/strict';
-import { applyIntent } from '../src/controller/apply-intent.js';
-import { desiredApplication } from '../src/controller/desired-application.js';
-import type { Application } from '../src/controller/objects.js';
+import { applyIntent } from '../src/controller/plan/apply-intent.js';
+import { desiredApplication } from '../src/controller/reconcile/desired-application.js';
+import type { Application } from '../src/model/objects.js';
 import { referenceApplyIntentOnCreate } from '../test/controller/intent-reference.js';
 import { writeBenchResults } from './results-file.js';
 import { median, roundTo } from './statistics.js';

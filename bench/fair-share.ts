@@ -6,8 +6,8 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BullMqWorkQueue } from '../src/queue/bullmq-queue.js';
-import { startRedis } from '../test/env/redis.js';
-import { createRunDir } from '../test/env/run-dir.js';
+import { startRedis } from '../src/environment/local/redis.js';
+import { createRunDir } from '../src/environment/local/run-dir.js';
 import { writeBenchResults } from './results-file.js';
 import { median, roundTo } from './statistics.js';
 

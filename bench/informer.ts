@@ -10,7 +10,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { openGet, readBody } from '../src/kube/informer/kube-request.js';
 import { DEFAULT_PAGE_SIZE } from '../src/kube/informer/reflector.js';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
-import { TestEnvironment } from '../test/env/environment.js';
+import { TestEnvironment } from '../src/environment/local/environment.js';
 import { sampleApplication } from '../test/fixtures.js';
 import { ApiWriter } from '../test/kube/informer/cluster-objects.js';
 import { writeBenchResults } from './results-file.js';

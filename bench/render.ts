@@ -3,8 +3,8 @@
  * 100 apps), through renderApplicationSet with the engine's compiled-template cache, side by side with a
  * baseline that calls Handlebars.compile for every field of every Application (cache size 0). Both styles.
  */
-import type { ParamSet } from '../src/generators/generator.js';
-import type { ApplicationSetForRender } from '../src/templating/applicationset-types.js';
+import type { ParamSet } from '../src/model/params.js';
+import type { ApplicationSetForRender } from '../src/model/applicationset-types.js';
 import { TemplateEngine } from '../src/templating/engine.js';
 import { renderApplicationSet } from '../src/templating/render-applicationset.js';
 import { writeBenchResults } from './results-file.js';

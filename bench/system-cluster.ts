@@ -2,12 +2,12 @@
 // would, with no controller involved.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { liveFieldRulesOf, identityOf, type ApplicationSetObject } from '../src/controller/applicationset.js';
-import { applyIntent } from '../src/controller/apply-intent.js';
-import { desiredApplication } from '../src/controller/desired-application.js';
-import type { Application } from '../src/controller/objects.js';
-import { createApplicationWriter } from '../src/controller/writes/application-writer.js';
-import type { Application as RenderedApplication } from '../src/templating/applicationset-types.js';
+import { liveFieldRulesOf, identityOf, type ApplicationSetObject } from '../src/controller/reconcile/applicationset.js';
+import { applyIntent } from '../src/controller/plan/apply-intent.js';
+import { desiredApplication } from '../src/controller/reconcile/desired-application.js';
+import type { Application } from '../src/model/objects.js';
+import { createApplicationWriter } from '../src/controller/write/application-writer.js';
+import type { Application as RenderedApplication } from '../src/model/applicationset-types.js';
 import { pool } from '../test/system/cluster-setup.js';
 import { appSetOf } from '../test/system/workload.js';
 

@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import type { TestEnvironment } from '../test/env/environment.js';
-import type { GitRepo } from '../test/env/git-fixtures.js';
-import { waitFor } from '../test/env/wait-for.js';
+import type { TestEnvironment } from '../src/environment/local/environment.js';
+import type { GitRepo } from '../src/environment/local/git-fixtures.js';
+import { waitFor } from '../src/environment/local/wait-for.js';
 import { ConvergenceWatch } from '../test/system/convergence.js';
 import { ReplicaProcess, unhandledErrors } from '../test/system/controller-process.js';
 import { apiServerRequests, cpuSeconds, requestDelta, rssMiB } from '../test/system/proc-stats.js';
@@ -18,7 +18,7 @@ import type { SystemBenchOptions } from './system-options.js';
 import { roundTo as round } from './statistics.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
-export { WRITES_PER_RECONCILE } from '../src/controller/execute-plan.js';
+export { WRITES_PER_RECONCILE } from '../src/controller/write/execute-plan.js';
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /** Server-side applies of Applications the API server served while `action` ran (the ideal is one per Application). */

@@ -4,8 +4,8 @@
 // number of writes in flight), the same for an update wave, idle cost with resync on, memory per
 // replica, and webhook push -> Application latency. Sizes are flags: see bench/system-options.ts.
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
-import { TestEnvironment } from '../test/env/environment.js';
-import { GitFixtures } from '../test/env/git-fixtures.js';
+import { TestEnvironment } from '../src/environment/local/environment.js';
+import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { rssMiB } from '../test/system/proc-stats.js';
 import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';

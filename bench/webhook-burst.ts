@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Secret } from '@kubernetes/client-node';
 import { RepoCache } from '../src/git/repo-cache.js';
-import { GitFixtures } from '../test/env/git-fixtures.js';
-import { startGitHttpServer } from '../test/env/git-http-server.js';
+import { GitFixtures } from '../src/environment/local/git-fixtures.js';
+import { startGitHttpServer } from '../src/environment/local/git-http-server.js';
 import { writeBenchResults } from './results-file.js';
 
 const WOKEN = 20;

@@ -7,8 +7,8 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePrerequisites, extendProcessPath, MissingPrerequisitesError } from '../src/environment/ensure-prerequisites.js';
 import { processSurroundings, TEST_PREREQUISITES } from '../src/environment/prerequisites.js';
-import { BinaryBuildError, buildParts, type BinaryPart } from './env/binaries.js';
-import { TestEnvironment } from './env/environment.js';
+import { BinaryBuildError, buildParts, type BinaryPart } from '../src/environment/local/binaries.js';
+import { TestEnvironment } from '../src/environment/local/environment.js';
 import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
 
 const testRoot = fileURLToPath(new URL('.', import.meta.url));

@@ -1,10 +1,5 @@
-import type { ParseArgsConfig } from 'node:util';
+import type { CommandOptions, CommandValues } from '../config/option-table.js';
 
-/** Options of one subcommand, in the shape node's `util.parseArgs` takes. */
-export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
-
-/** Parsed flag values of one subcommand. */
-export type CommandValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** Where a command writes its output; injected so tests can capture it. */
 export interface CommandIo {

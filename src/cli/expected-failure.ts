@@ -1,8 +1,9 @@
+import { AppsetError } from '../model/errors.js';
 /**
  * A failure the user can act on from its message alone (a missing file, bad YAML, a missing program):
  * `appset` prints the message and exits with `exitCode`, never a stack trace.
  */
-export class ExpectedFailure extends Error {
+export class ExpectedFailure extends AppsetError {
   override readonly name = 'ExpectedFailure';
   constructor(
     message: string,

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubernetesObjectApi, loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { readControllerConfig } from '../config/controller-config.js';
-import { startController, type RunningController } from '../controller/controller.js';
+import { startController, type RunningController } from '../app/start-replica.js';
 import { ensurePrerequisites, extendProcessPath } from '../environment/ensure-prerequisites.js';
 import { LOCAL_PREREQUISITES, processSurroundings } from '../environment/prerequisites.js';
 import { loadKubeConfig } from '../kube/kubeconfig.js';
-import { SHARED_CREDENTIALS_LABEL } from '../tenancy/credential-scope.js';
+import { SHARED_CREDENTIALS_LABEL } from '../model/secrets.js';
 import { sendPushWebhooks } from './local-push-webhook.js';
 
 /** The URL the examples give their monorepo; local mode serves a copy of it and rewrites the URL. */
@@ -55,8 +55,8 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   // Every system program before any build: a fresh machine hears what it lacks at once, not after minutes.
   extendProcessPath(ensurePrerequisites(LOCAL_PREREQUISITES, { command: 'appset local', surroundings: processSurroundings(), say: progress }));
   // Local mode is the test environment itself: the same Go-built servers, so what runs here is what the tests prove.
-  const { TestEnvironment } = await import('../../test/env/environment.js');
-  const { GitFixtures, git } = await import('../../test/env/git-fixtures.js');
+  const { TestEnvironment } = await import('../environment/local/environment.js');
+  const { GitFixtures, git } = await import('../environment/local/git-fixtures.js');
   progress('starting etcd, kube-apiserver, kube-controller-manager, Redis and a Git server (the first run builds them from source: minutes)');
   const started = performance.now();
   // Ctrl-C is the command's own: a graceful stop once running (src/cli/commands/local.ts).

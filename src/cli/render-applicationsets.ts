@@ -5,14 +5,15 @@ import { pathToFileURL } from 'node:url';
 import type { V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { parseAllDocuments } from 'yaml';
-import type { ApplicationSetObject } from '../controller/applicationset.js';
-import { generate } from '../controller/generate.js';
-import type { GitReader } from '../generators/generator.js';
+import type { ApplicationSetObject } from '../controller/reconcile/applicationset.js';
+import { generate } from '../controller/reconcile/generate.js';
+import type { GitReader } from '../git/git-reader.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { renderApplicationSet } from '../templating/render-applicationset.js';
-import type { Application } from '../templating/applicationset-types.js';
+import type { Application } from '../model/applicationset-types.js';
+import { AppsetError } from '../model/errors.js';
 
 /** What `appset render` reads. */
 export interface RenderInput {
@@ -25,7 +26,7 @@ export interface RenderInput {
 }
 
 /** An ApplicationSet that could not be rendered, named in the message. */
-export class RenderCommandError extends Error {
+export class RenderCommandError extends AppsetError {
   override readonly name = 'RenderCommandError';
 }
 
@@ -102,7 +103,7 @@ export async function renderFiles(input: RenderInput): Promise<Application[]> {
       const name = `ApplicationSet ${appset.metadata.namespace}/${appset.metadata.name}`;
       try {
         const generated = await generate(appset, deps, new AbortController().signal, log);
-        applications.push(...renderApplicationSet(appset, generated.outputs).map((r) => r.application));
+        applications.push(...renderApplicationSet(appset, generated.outputs, { engine: deps.engine }).map((r) => r.application));
       } catch (error) {
         throw new RenderCommandError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       }

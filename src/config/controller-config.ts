@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandValues } from '../cli/command.js';
-import { controllerSettings, type SyncPolicy } from './controller-settings.js';
+import type { CommandValues } from './option-table.js';
+import { type SyncPolicy } from '../model/sync-policy.js';
+import { controllerSettings } from './controller-settings.js';
 import { ConfigError, readSettings, type ValuesOf } from './option-table.js';
 import { redisSettingProblems } from './redis-connection-config.js';
 

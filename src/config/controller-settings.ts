@@ -1,11 +1,8 @@
 import type { SettingSpec } from './option-table.js';
 import { integerIn, numberIn, oneOf, parseBoolean, parseDurationMs, parseHostPortList, parseList, parseListenAddress, parseRedisUrl } from './parsers.js';
 
-/** Argo CD's `applicationsSync` policies: which of create, update and delete the controller may do. */
-export const SYNC_POLICIES = ['sync', 'create-only', 'create-update', 'create-delete'] as const;
+import { SYNC_POLICIES, type SyncPolicy } from '../model/sync-policy.js';
 
-/** One of {@link SYNC_POLICIES}. */
-export type SyncPolicy = (typeof SYNC_POLICIES)[number];
 
 /** Log levels the controller accepts. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;

@@ -1,4 +1,11 @@
-import type { CommandOptions, CommandValues } from '../cli/command.js';
+import type { ParseArgsConfig } from 'node:util';
+import { AppsetError } from '../model/errors.js';
+
+/** Options of one subcommand, in the shape node's `util.parseArgs` takes. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+
+/** Parsed flag values of one subcommand. */
+export type CommandValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** One setting of a command: its flag, its environment variable, its help, and how its text is read. */
 export interface SettingSpec<T> {
@@ -32,7 +39,7 @@ export function optionHelpOf(table: SettingTable): Record<string, string> {
 }
 
 /** A setting that could not be read, with every problem listed, so a user fixes them all at once. */
-export class ConfigError extends Error {
+export class ConfigError extends AppsetError {
   override readonly name = 'ConfigError';
   constructor(readonly problems: readonly string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);

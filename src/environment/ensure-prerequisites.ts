@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { debianPackagesFor, findMissing, findOnPath, pathAdditions, type Prerequisite, type Surroundings } from './prerequisites.js';
+import { AppsetError } from '../model/errors.js';
 
 /** Some programs a command needs are missing and could not be installed; the message says what to run. */
-export class MissingPrerequisitesError extends Error {
+export class MissingPrerequisitesError extends AppsetError {
   override readonly name = 'MissingPrerequisitesError';
 }
 

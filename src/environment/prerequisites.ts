@@ -18,7 +18,7 @@ export interface Prerequisite {
   readonly onlyAt?: string;
 }
 
-/** Oldest Go the Go-built servers compile with (the highest `go` line of test/env/*-build/go.mod). */
+/** Oldest Go the Go-built servers compile with (the highest `go` line of go-build/*-build/go.mod). */
 export const MINIMUM_GO = '1.26.0';
 
 const git: Prerequisite = { program: 'git', why: 'reads and serves the Git repositories', debianPackage: 'git' };

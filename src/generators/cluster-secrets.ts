@@ -1,5 +1,5 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { SECRET_TYPE_LABEL, secretValue } from '../git/credentials.js';
+import { SECRET_TYPE_LABEL, secretValue } from '../model/secrets.js';
 
 /** The fields of an Argo CD cluster Secret that the clusters generator reads. */
 export interface ClusterSecret {

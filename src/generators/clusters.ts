@@ -1,9 +1,10 @@
-import type { Generator, GeneratorContext, ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
+import type { Generator, GeneratorContext } from './generator.js';
 import { IN_CLUSTER_NAME, IN_CLUSTER_SERVER, isClusterSecret, parseClusterSecret, type ClusterSecret } from './cluster-secrets.js';
 import { isEmptySelector, matchesSelector, parseLabelSelector } from './label-selector.js';
 import { sanitizeName } from './normalize.js';
 import { readObject, readStringMap } from './spec-reading.js';
-import { withTemplatedValues } from './values.js';
+import { withTemplatedValues } from './generator-values.js';
 
 /**
  * The clusters generator: one param set per Argo CD cluster Secret matching `selector`, with

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { GitError, type GitLocation } from '../git/errors.js';
-import type { ParamSet } from './generator.js';
+import { GitError, type GitLocation } from '../git/git-error.js';
+import type { ParamSet } from '../model/params.js';
 import { isParamSet, MAX_PARAM_DEPTH, toParamValue } from './params.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,41 +1,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-
-/**
- * One parameter set produced by a generator: a nested object, so `path.basename` is
- * `params.path.basename`. There are never flat and nested duplicates of the same value.
- *
- * The shapes follow Argo CD's Go-template (`goTemplate: true`) parameters, which are nested too.
- * Fasttemplate names map onto them as follows (the renderer's compatibility layer does this):
- * `{{path}}` is `path.path`, `{{path[n]}}` is `path.segments[n]`, and with `pathParamPrefix: p`
- * `{{p.path}}` is `p.path.path`. Every other dotted name is the nested path itself
- * (`{{metadata.labels.env}}` is `metadata.labels.env`).
- */
-export type ParamSet = { readonly [key: string]: ParamValue };
-
-/** A value inside a {@link ParamSet}. */
-export type ParamValue = string | number | boolean | null | readonly ParamValue[] | ParamSet;
-
-/** How a caller of {@link GitReader.resolveRevision} bounds the age of the remote's refs it resolves against. */
-export interface ResolveOptions {
-  /**
-   * Refs read at most this long ago are good enough (the reader may use fewer, never more); absent:
-   * the reader's own bound. 0 asks for the remote as it is now (an explicit refresh).
-   */
-  readonly maxRefsAgeMs?: number;
-}
-
-/** Reads a Git repository at a revision; implemented by the repository cache in `src/git/`. */
-export interface GitReader {
-  /** The commit SHA that `revision` (branch, tag, SHA or HEAD) resolves to. */
-  resolveRevision(repoURL: string, revision: string, signal: AbortSignal, options?: ResolveOptions): Promise<string>;
-  /** Every directory path of the tree at `commit`, relative to the repository root. */
-  listDirectories(repoURL: string, commit: string, signal: AbortSignal): Promise<readonly string[]>;
-  /** Every file path of the tree at `commit`, relative to the repository root. */
-  listFiles(repoURL: string, commit: string, signal: AbortSignal): Promise<readonly string[]>;
-  /** The content of one file at `commit`. */
-  readFile(repoURL: string, commit: string, path: string, signal: AbortSignal): Promise<Buffer>;
-}
+import type { GitReader } from '../git/git-reader.js';
+import type { ParamSet } from '../model/params.js';
 
 /** Options of one {@link Interpolate} call. */
 export interface InterpolateOptions {

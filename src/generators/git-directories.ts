@@ -1,7 +1,7 @@
-import type { ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
 import type { ResolvedGitSource } from './git.js';
 import { directoryPathParams, selectPaths, withPathParams } from './path-params.js';
-import { withTemplatedValues } from './values.js';
+import { withTemplatedValues } from './generator-values.js';
 
 /**
  * One param set per directory of the commit that an include glob matches and no exclude glob does

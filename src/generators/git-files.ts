@@ -1,8 +1,8 @@
-import type { ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
 import type { ResolvedGitSource } from './git.js';
 import { parseParamsFile } from './file-content.js';
 import { filePathParams, selectPaths, withPathParams } from './path-params.js';
-import { withTemplatedValues } from './values.js';
+import { withTemplatedValues } from './generator-values.js';
 
 /** Files read at the same time; bounded so a huge match cannot spawn hundreds of git processes. */
 const READ_CONCURRENCY = 8;

@@ -1,6 +1,7 @@
-import { GitError } from '../git/errors.js';
+import { GitError } from '../git/git-error.js';
 import { validateRepoURL, validateRevision } from '../git/input-validation.js';
-import type { Generator, GeneratorContext, ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
+import type { Generator, GeneratorContext } from './generator.js';
 import { generateFromDirectories } from './git-directories.js';
 import { generateFromFiles } from './git-files.js';
 import { readPathPatterns, type PathPattern } from './path-params.js';

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import type { Generator, ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
+import type { Generator } from './generator.js';
 import { toParamSet } from './params.js';
 import { GeneratorSpecError, readArray, readObject, readOptionalString } from './spec-reading.js';
 

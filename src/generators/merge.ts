@@ -1,4 +1,5 @@
-import type { Generator, ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
+import type { Generator } from './generator.js';
 import { childRequeue, readChildGenerators } from './nested.js';
 import { overrideParamSet, paramAt } from './params.js';
 import type { GeneratorRegistry } from './registry.js';

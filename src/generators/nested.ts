@@ -1,12 +1,12 @@
 import type { GeneratorContext } from './generator.js';
 import type { GeneratorRegistry } from './registry.js';
+import { COMBINERS } from '../model/generator-walk.js';
 import { GeneratorSpecError, isObject, readArray, readObject } from './spec-reading.js';
-
-const COMBINERS = ['matrix', 'merge'];
 
 /**
  * Reads the `generators` of a matrix or merge and enforces Argo CD's nesting rule: a child may be a
- * matrix or merge itself, but that one's children may not (one level of nesting).
+ * matrix or merge itself, but that one's children may not (one level of nesting, so no `generators`
+ * list deeper than MAX_GENERATOR_DEPTH of src/model/generator-walk.ts).
  */
 export function readChildGenerators(spec: unknown, kind: 'matrix' | 'merge'): readonly unknown[] {
   const body = readObject(spec, kind);

@@ -1,4 +1,4 @@
-import type { ParamSet, ParamValue } from './generator.js';
+import type { ParamSet, ParamValue } from '../model/params.js';
 import { GeneratorSpecError, isObject } from './spec-reading.js';
 
 /** Deepest nesting of parameters accepted: real configuration is shallow, and a bound keeps recursion (and field names) small. */

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
 import { validateRepoPath } from '../git/input-validation.js';
-import type { ParamSet, ParamValue } from './generator.js';
+import type { ParamSet, ParamValue } from '../model/params.js';
 import { sanitizeName } from './normalize.js';
 import { readArray, readBoolean, readObject, readString } from './spec-reading.js';
 

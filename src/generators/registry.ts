@@ -1,4 +1,5 @@
-import type { Generator, GeneratorContext, ParamSet } from './generator.js';
+import type { ParamSet } from '../model/params.js';
+import type { Generator, GeneratorContext } from './generator.js';
 import { clustersGenerator } from './clusters.js';
 import { gitGenerator } from './git.js';
 import { matchesSelector, parseLabelSelector } from './label-selector.js';

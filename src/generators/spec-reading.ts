@@ -1,4 +1,4 @@
-import { TerminalError } from '../controller/action.js';
+import { TerminalError } from '../model/action.js';
 
 /** A generator spec that cannot work as written; retrying cannot fix it, the user must. */
 export class GeneratorSpecError extends TerminalError {

@@ -1,8 +1,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { normalizeGitUrl } from '../tenancy/git-url.js';
+import { normalizeGitUrl } from '../model/git-url.js';
+import { SECRET_TYPE_LABEL, secretValue } from '../model/secrets.js';
 
-/** Label Argo CD puts on repository and credential-template Secrets. */
-export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 
 /** How to authenticate to one repository. Never logged, never put in arguments or on disk. */
 export type GitCredentials =
@@ -25,12 +24,6 @@ export interface ResolvedCredentials {
 /** Supplies the repository Secrets visible to a caller (already filtered by tenancy). */
 export type RepositorySecretsProvider = () => readonly V1Secret[];
 
-/** Reads one key of a Secret, from `data` (base64) or `stringData`. */
-export function secretValue(secret: V1Secret, key: string): string | undefined {
-  const encoded = secret.data?.[key];
-  if (encoded !== undefined) return Buffer.from(encoded, 'base64').toString('utf8');
-  return secret.stringData?.[key];
-}
 
 /**
  * Finds credentials for `repoURL` the way Argo CD does, among the Secrets the caller may use: a

@@ -1,6 +1,6 @@
 import { simpleGit } from 'simple-git';
 import type { GitCredentials } from './credentials.js';
-import { GitError, type GitLocation } from './errors.js';
+import { GitError, type GitLocation } from './git-error.js';
 import { KNOWN_HOSTS_SOURCE, knownHostsName } from './ssh-transport.js';
 
 /** How one git process runs: where, for how long, cancelled by what, authenticated how. */

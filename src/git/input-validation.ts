@@ -1,4 +1,4 @@
-import { GitError } from './errors.js';
+import { GitError } from './git-error.js';
 
 const ALLOWED_SCHEMES = new Set(['https:', 'http:', 'ssh:', 'git:', 'file:']);
 const SCP_LIKE = /^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:[^\s]+$/;

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import { repoIdentity } from '../server/webhook/repo-identity.js';
+import { repoIdentity } from '../model/git-url.js';
 
 /**
  * A counter per repository that every webhook push advances (after its signature was checked). Remote

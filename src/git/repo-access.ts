@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { V1Secret } from '@kubernetes/client-node';
-import { GitError, type GitLocation } from './errors.js';
+import { GitError, type GitLocation } from './git-error.js';
 
 /** Resolves a host name to every address it has (dns.lookup with `all`, as git's resolver sees it). */
 export type ResolveAll = (host: string) => Promise<readonly string[]>;

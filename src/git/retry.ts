@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GitError } from './errors.js';
+import { GitError } from './git-error.js';
 
 /** How often and how patiently a network Git call is retried. */
 export interface RetryPolicy {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedCredentials } from './credentials.js';
-import { describeLocation, GitError, type GitLocation } from './errors.js';
+import { describeLocation, GitError, type GitLocation } from './git-error.js';
 import { FreshSingleFlight } from './fresh-single-flight.js';
 import type { PushEpochs } from './push-epochs.js';
 import { parseLsRemote, type RemoteRefs } from './remote-refs.js';

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitCredentials } from './credentials.js';
-import { GitError, type GitLocation } from './errors.js';
+import { GitError, type GitLocation } from './git-error.js';
 
 /** Name of Argo CD's ConfigMap of SSH known hosts, and the key holding them. */
 export const KNOWN_HOSTS_CONFIGMAP = 'argocd-ssh-known-hosts-cm';

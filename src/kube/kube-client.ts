@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { errorFromStatus, parseStatus, readBody, requestUrl, retryAfter, type Query } from './informer/kube-request.js';
+import { AppsetError } from '../model/errors.js';
 
 /** The JSON merge patch content type. */
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -74,7 +75,7 @@ export function createKubeClient(kc: KubeConfig, options: KubeClientOptions = {}
 }
 
 /** The request went out on a reused connection that turned out to be closed. */
-class StaleConnectionError extends Error {
+class StaleConnectionError extends AppsetError {
   constructor(override readonly cause: unknown) {
     super('a reused keep-alive connection was closed by the server');
   }

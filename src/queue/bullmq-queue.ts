@@ -208,7 +208,8 @@ export class BullMqWorkQueue implements WorkQueue {
       await handler(key, controller.signal);
     } catch (error) {
       this.stats.countFailure();
-      applicationSetLogger(this.log, key).info({ err: error }, 'handler failed; retrying with backoff');
+      // The handler logged the failure itself (once, with its reason): here only the retry is worth a line.
+      applicationSetLogger(this.log, key).debug({ reason: error instanceof Error ? error.message : String(error) }, 'handler failed; retrying with backoff');
       this.running.delete(jobId);
       await this.addRateLimited(key);
       return;

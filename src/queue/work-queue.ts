@@ -1,3 +1,4 @@
+import { AppsetError } from '../model/errors.js';
 /** Runs one key; resolving resets the key's backoff, throwing retries it after its backoff. */
 export type WorkHandler = (key: string, signal: AbortSignal) => Promise<void>;
 
@@ -55,7 +56,7 @@ export interface WorkQueueOptions {
 }
 
 /** Raised when a queue is used after close() finished. */
-export class WorkQueueClosedError extends Error {
+export class WorkQueueClosedError extends AppsetError {
   constructor(operation: string) {
     super(`work queue is closed: cannot ${operation}`);
     this.name = 'WorkQueueClosedError';

@@ -1,7 +1,7 @@
 import Handlebars from 'handlebars';
-import { TemplateProblem } from './errors.js';
+import { TemplateProblem } from './template-problem.js';
 import { translateFasttemplate } from './fasttemplate.js';
-import { translateGoTemplate } from './gotemplate-translate.js';
+import { translateGoTemplate } from './gotemplate/translate.js';
 import type { HbsNode } from './hbs-ast.js';
 import { runtimeHelpers } from './runtime-helpers.js';
 import type { RenderScope, TemplateData } from './scope.js';

@@ -1,7 +1,7 @@
-import { checkActionCount, TemplateProblem } from './errors.js';
+import { checkActionCount, TemplateProblem } from './template-problem.js';
 import { content, literal, mustache, program, type HbsNode } from './hbs-ast.js';
 import { RUNTIME } from './runtime-names.js';
-import { isForbiddenName, isPlainMap, MissingValue, ownValue } from './values.js';
+import { isForbiddenName, isPlainMap, MissingValue, ownValue } from './plain-values.js';
 
 /**
  * Argo CD's default ("fasttemplate") style: `{{name}}`, `{{ path.basename }}`, `{{path[0]}}`. Every

@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
-import { TemplateProblem } from './errors.js';
+import { TemplateProblem } from './template-problem.js';
 import { goQuote, intArg } from './functions-text.js';
-import { goFormat, goTruthy, isForbiddenName, isPlainMap, MissingValue, ownValue, stringValue } from './values.js';
+import { goFormat, goTruthy, isForbiddenName, isPlainMap, MissingValue, ownValue, stringValue } from './plain-values.js';
 
 /** Data, list, comparison and formatting functions (sprig and Go builtins). Pure and bounded. */
 

@@ -1,5 +1,5 @@
-import { TemplateProblem } from './errors.js';
-import { stringValue } from './values.js';
+import { TemplateProblem } from './template-problem.js';
+import { stringValue } from './plain-values.js';
 
 /** String functions with sprig's and Argo CD's semantics. Pure: no file system, environment or network. */
 

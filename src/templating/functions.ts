@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { TemplateProblem } from './errors.js';
+import { TemplateProblem } from './template-problem.js';
 import {
   compare, dict, eq, fromJson, fromYaml, get, goJson, goSprint, goSprintf, index, isEmpty, length, listOf, num, split, toYaml,
 } from './functions-data.js';
 import { b64dec, indent, normalize, quote, repeat, slugify, squote, substr, title, trimAll, trunc } from './functions-text.js';
-import { goTruthy, isPlainMap, MissingValue, stringValue } from './values.js';
+import { goTruthy, isPlainMap, MissingValue, stringValue } from './plain-values.js';
 
 /** The template functions of goTemplate style: Argo CD's, a sprig subset and Go's builtins. */
 

@@ -1,5 +1,5 @@
-import type { ParamSet } from '../generators/generator.js';
-import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './applicationset-types.js';
+import type { ParamSet } from '../model/params.js';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from '../model/applicationset-types.js';
 import { TemplateEngine } from './engine.js';
 import { renderTree } from './render-tree.js';
 import type { Renderer, RenderOptions } from './renderer.js';

@@ -1,16 +1,16 @@
 import yaml from 'js-yaml';
-import type { ParamSet } from '../generators/generator.js';
+import type { ParamSet } from '../model/params.js';
 import {
   DEFAULT_RENDER_LIMITS, MISSING_PARAMETERS_ANNOTATION,
   type Application, type ApplicationSetForRender, type ApplicationTemplate, type GeneratorOutput, type RenderedApplication, type RenderLimits,
-} from './applicationset-types.js';
+} from '../model/applicationset-types.js';
 import { TemplateEngine, type TemplateStyle } from './engine.js';
-import { applyStrategicPatch, mergeGeneratorTemplate } from './merge.js';
+import { applyStrategicPatch, mergeGeneratorTemplate } from './template-merge.js';
 import { renderField, renderTree } from './render-tree.js';
 import { RenderError } from './renderer.js';
 import { RenderBudget, type MissingMode, type RenderScope } from './scope.js';
 import { validateApplication } from './validate.js';
-import { isPlainMap } from './values.js';
+import { isPlainMap } from './plain-values.js';
 
 /** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
 

@@ -1,6 +1,6 @@
 import { RenderError } from './renderer.js';
-import { TemplateProblem } from './errors.js';
-import { isForbiddenName, isPlainMap } from './values.js';
+import { TemplateProblem } from './template-problem.js';
+import { isForbiddenName, isPlainMap } from './plain-values.js';
 
 /** Walks a template object and renders only its strings (values and map keys); structure is copied, never produced. */
 

@@ -1,4 +1,5 @@
-import type { ParamSet } from '../generators/generator.js';
+import type { ParamSet } from '../model/params.js';
+import { AppsetError } from '../model/errors.js';
 
 /** Where a template string sits in the template object, e.g. `spec.source.path`, for error messages. */
 export type TemplateFieldPath = string;
@@ -25,7 +26,7 @@ export interface RenderOptions {
 }
 
 /** A template that cannot be rendered; names the parameter or construct and the template field. */
-export class RenderError extends Error {
+export class RenderError extends AppsetError {
   override readonly name: string = 'RenderError';
   constructor(
     message: string,

@@ -1,10 +1,10 @@
 import type { HelperOptions } from 'handlebars';
-import { MissingParameterError, TemplateProblem } from './errors.js';
+import { MissingParameterError, TemplateProblem } from './template-problem.js';
 import { resolveFasttemplateTag } from './fasttemplate.js';
 import { TEMPLATE_FUNCTIONS } from './functions.js';
 import { RUNTIME } from './runtime-names.js';
 import { dataOf, refuseMissing, type TemplateData } from './scope.js';
-import { goFormat, goTruthy, isPlainMap, MissingValue } from './values.js';
+import { goFormat, goTruthy, isPlainMap, MissingValue } from './plain-values.js';
 
 /** The Handlebars helpers that translated templates call. Each reads its mode and budget from `@data`. */
 

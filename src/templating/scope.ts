@@ -1,4 +1,4 @@
-import { MissingParameterError, RenderLimitError, TemplateProblem } from './errors.js';
+import { MissingParameterError, RenderLimitError, TemplateProblem } from './template-problem.js';
 
 /** Per-render state the runtime helpers read through Handlebars' `@data`: mode, budget, variables. */
 

@@ -1,5 +1,5 @@
 import { RenderError } from './renderer.js';
-import { isPlainMap } from './values.js';
+import { isPlainMap } from './plain-values.js';
 
 /** Checks every rendered Application before anything is written: names, labels, project and destination. */
 

@@ -1,14 +1,8 @@
 import type { V1Secret } from '@kubernetes/client-node';
-import { secretValue } from '../git/credentials.js';
+import { SHARED_CREDENTIALS_LABEL, secretValue } from '../model/secrets.js';
 import type { RepoAccess, ResolveAll } from '../git/repo-access.js';
 import { refusedAddress, TENANT_DEFAULTS, type RepoUrlAllowances } from './repo-url-safety.js';
 
-/**
- * Label the platform puts on a repository or repo-creds Secret (in the controller's namespace, the only
- * place Secrets are read from) to let every tenant project use it. Tenants cannot set it: they cannot
- * write Secrets there.
- */
-export const SHARED_CREDENTIALS_LABEL = 'appset-controller.io/shared-credentials';
 
 /**
  * True if a tenant ApplicationSet of AppProject `project` may use `secret` to read Git: the Secret is

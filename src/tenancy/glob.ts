@@ -1,3 +1,4 @@
+import { AppsetError } from '../model/errors.js';
 /**
  * Glob patterns as Argo CD matches them (gobwas/glob): `*` and `?` stop at the separator when there is
  * one, `**` crosses it, `[abc]`, `[!abc]`, `[a-z]`, `{a,b}` and `\` escapes. Patterns are compiled to
@@ -10,7 +11,7 @@ const MAX_CACHE = 2048;
 const MAX_PATTERN_LENGTH = 1024;
 
 /** An invalid glob pattern, with the reason. */
-export class GlobError extends Error {
+export class GlobError extends AppsetError {
   override readonly name = 'GlobError';
 }
 

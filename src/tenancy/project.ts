@@ -1,5 +1,5 @@
 import { globMatch } from './glob.js';
-import { normalizeGitUrl } from './git-url.js';
+import { normalizeGitUrl } from '../model/git-url.js';
 import { matchesNamespacePattern } from './namespace-patterns.js';
 
 /** The parts of an Argo CD AppProject that decide what a tenant may generate. */

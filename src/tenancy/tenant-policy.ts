@@ -1,9 +1,10 @@
-import type { GitReader } from '../generators/generator.js';
+import type { GitReader } from '../git/git-reader.js';
 import { isDestinationPermitted, isSourceNamespacePermitted, isSourcePermitted, type AppProjectSpec } from './project.js';
 import { refusedRepoUrl, type RepoUrlAllowances } from './repo-url-safety.js';
+import { AppsetError } from '../model/errors.js';
 
 /** A tenancy rule an ApplicationSet broke; the message names the rule and the value. */
-export class TenancyViolation extends Error {
+export class TenancyViolation extends AppsetError {
   override readonly name = 'TenancyViolation';
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { buildParts, reported } from '../env/binaries.js';
+import { buildParts, reported } from '../../src/environment/local/binaries.js';
 
 /** The chart under test, in the source tree. */
 export const CHART_DIR = fileURLToPath(new URL('../../../charts/appset-controller', import.meta.url));
@@ -19,7 +19,7 @@ export interface Rendered {
 
 let helmPath: Promise<string> | undefined;
 
-/** The Go-built helm (test/env/build-binaries.sh builds it once per machine; the test command builds it up front). */
+/** The Go-built helm (go-build/build-binaries.sh builds it once per machine; the test command builds it up front). */
 export function ensureHelm(): Promise<string> {
   helmPath ??= buildParts(['helm']).then((values) => reported(values, 'HELM_BIN'));
   return helmPath;

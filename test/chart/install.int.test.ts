@@ -7,10 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, PolicyV1Api, RbacAuthorizationV1Api, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
-import { startController, type RunningController } from '../../src/controller/controller.js';
+import { startController, type RunningController } from '../../src/app/start-replica.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { CHART_DIR, helm } from './helm.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };

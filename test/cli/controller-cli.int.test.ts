@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
-import { freePort } from '../env/free-port.js';
+import { freePort } from '../../src/environment/local/free-port.js';
 import { adminKubeConfig, sharedEnvironment } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const bin = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { git } from '../env/git-fixtures.js';
+import { git } from '../../src/environment/local/git-fixtures.js';
 
 const bin = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
 

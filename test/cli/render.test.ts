@@ -6,7 +6,7 @@ import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { main } from '../../src/cli/main.js';
-import { git } from '../env/git-fixtures.js';
+import { git } from '../../src/environment/local/git-fixtures.js';
 
 const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const MONOREPO = 'https://git.example.com/platform/monorepo.git';

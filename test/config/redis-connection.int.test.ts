@@ -8,10 +8,10 @@ import { Redis } from 'ioredis';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { redisConnectionOf } from '../../src/config/redis-connection-config.js';
 import { createRedisClient } from '../../src/queue/redis-connection.js';
-import { freePort } from '../env/free-port.js';
-import { ManagedProcess } from '../env/managed-process.js';
+import { freePort } from '../../src/environment/local/free-port.js';
+import { ManagedProcess } from '../../src/environment/local/managed-process.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 /** PING through the connection the controller would make from these settings. */
 async function pingWith(env: Record<string, string>): Promise<string> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { awaitChange, requeue, TerminalError } from '../../src/controller/action.js';
+import { awaitChange, requeue, TerminalError } from '../../src/model/action.js';
 
 describe('reconcile Action', () => {
   it('builds requeue and awaitChange actions', () => {

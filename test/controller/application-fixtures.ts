@@ -1,6 +1,6 @@
-import { applyIntent } from '../../src/controller/apply-intent.js';
-import { desiredApplication } from '../../src/controller/desired-application.js';
-import type { Application, ApplicationSetIdentity } from '../../src/controller/objects.js';
+import { applyIntent } from '../../src/controller/plan/apply-intent.js';
+import { desiredApplication } from '../../src/controller/reconcile/desired-application.js';
+import type { Application, ApplicationSetIdentity } from '../../src/model/objects.js';
 
 /** The ApplicationSet most controller tests use. */
 export const appset: ApplicationSetIdentity = { name: 'guestbook', namespace: 'team-a', uid: 'uid-guestbook' };

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyIntent, canonicalJson, INTENT_HASH_ANNOTATION, intentHash } from '../../src/controller/apply-intent.js';
-import type { Application } from '../../src/controller/objects.js';
+import { applyIntent, canonicalJson, INTENT_HASH_ANNOTATION, intentHash } from '../../src/controller/plan/apply-intent.js';
+import type { Application } from '../../src/model/objects.js';
 import { referenceApplyIntentOnCreate, referenceCanonicalJson } from './intent-reference.js';
-import { desiredApplication } from '../../src/controller/desired-application.js';
-import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/json-pointer.js';
-import { needsApply } from '../../src/controller/needs-apply.js';
+import { desiredApplication } from '../../src/controller/reconcile/desired-application.js';
+import { getAt, parsePointer, removeAt, setAt } from '../../src/controller/plan/json-pointer.js';
+import { needsApply } from '../../src/controller/plan/needs-apply.js';
 import { appliedLive, appset, desired, liveFrom } from './application-fixtures.js';
 
 describe('desiredApplication', () => {
@@ -104,7 +104,7 @@ describe('JSON pointers', () => {
 
 describe('ignoreApplicationDifferences rules', () => {
   it('refuses jqPathExpressions with a message saying what to use instead', async () => {
-    const { liveFieldRulesOf } = await import('../../src/controller/applicationset.js');
+    const { liveFieldRulesOf } = await import('../../src/controller/reconcile/applicationset.js');
     const appsetWith = (rules: unknown[]) => ({ spec: { ignoreApplicationDifferences: rules } }) as unknown as Parameters<typeof liveFieldRulesOf>[0];
     assert.throws(() => liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }, { jqPathExpressions: ['.spec.x'] }])), /ignoreApplicationDifferences\[1\]\.jqPathExpressions is not supported; use jsonPointers/);
     assert.deepEqual(liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }])).ignoreDifferences, [{ jsonPointers: ['/spec/x'] }]);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { compareResourceVersions, StaleCacheError, withFreshCaches } from '../../src/controller/cache-freshness.js';
-import { awaitChange } from '../../src/controller/action.js';
-import type { ReconcileContext } from '../../src/controller/runner.js';
-import type { Requirements, Watermarks } from '../../src/controller/watermarks.js';
+import { compareResourceVersions, StaleCacheError, withFreshCaches } from '../../src/controller/consistency/cache-freshness.js';
+import { awaitChange } from '../../src/model/action.js';
+import type { ReconcileContext } from '../../src/controller/reconcile/runner.js';
+import type { Requirements, Watermarks } from '../../src/controller/consistency/watermarks.js';
 
 const ctx = (): ReconcileContext => ({ signal: new AbortController().signal, log: pino({ level: 'silent' }), reconcileId: 'test' });
 const watermarks = (required: Requirements): Watermarks => ({ raise: () => Promise.resolve(), read: () => Promise.resolve(required), close: () => Promise.resolve() });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clusterChangeConcerns, clusterGeneratorSpecs } from '../../src/controller/cluster-routing.js';
+import { clusterChangeConcerns, clusterGeneratorSpecs } from '../../src/controller/routing/cluster-routing.js';
 
 const clusters = (selector?: unknown) => ({ clusters: selector === undefined ? {} : { selector } });
 const prod = { matchLabels: { env: 'prod' } };

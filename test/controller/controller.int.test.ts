@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
-import { startController, type RunningController } from '../../src/controller/controller.js';
+import { startController, type RunningController } from '../../src/app/start-replica.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
-import type { GitRepo } from '../env/git-fixtures.js';
-import { waitFor } from '../env/wait-for.js';
+import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { namespaceObjects, startReplicas, type Replicas } from './replicas.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { routeEvents } from '../../src/controller/event-routing.js';
-import type { ControllerInformers } from '../../src/controller/informers.js';
+import { routeEvents } from '../../src/controller/routing/event-routing.js';
+import type { ControllerInformers } from '../../src/controller/routing/caches.js';
 import type { KubeObject } from '../../src/kube/informer/index.js';
-import type { Cause } from '../../src/controller/watermarks.js';
+import type { Cause } from '../../src/controller/consistency/watermarks.js';
 
 type Handler = (...objects: KubeObject[]) => void;
 

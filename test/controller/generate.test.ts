@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { generate } from '../../src/controller/generate.js';
-import type { ApplicationSetObject } from '../../src/controller/applicationset.js';
+import { generate } from '../../src/controller/reconcile/generate.js';
+import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
-import type { GitReader } from '../../src/generators/generator.js';
+import type { GitReader } from '../../src/git/git-reader.js';
 import { TemplateEngine } from '../../src/templating/engine.js';
 
 const noGit = {} as GitReader;

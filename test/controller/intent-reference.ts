@@ -2,8 +2,8 @@
 // match exactly (test/controller/apply-intent.test.ts) and as the baseline it is measured against
 // (bench/apply-intent.ts). Hashes stored on live Applications were computed with it.
 import { createHash } from 'node:crypto';
-import { INTENT_HASH_ANNOTATION } from '../../src/controller/apply-intent.js';
-import type { Application } from '../../src/controller/objects.js';
+import { INTENT_HASH_ANNOTATION } from '../../src/controller/plan/apply-intent.js';
+import type { Application } from '../../src/model/objects.js';
 
 /** Canonical JSON as first written: entries filtered, sorted with a comparator, mapped and joined. */
 export function referenceCanonicalJson(value: unknown): string {

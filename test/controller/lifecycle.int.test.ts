@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
-import type { GitRepo } from '../env/git-fixtures.js';
-import { waitFor } from '../env/wait-for.js';
+import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { namespaceObjects, startReplicas, type Replicas } from './replicas.js';
 
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planChanges, type PlanInput } from '../../src/controller/plan.js';
-import type { Application } from '../../src/controller/objects.js';
+import { planChanges, type PlanInput } from '../../src/controller/plan/plan.js';
+import type { Application } from '../../src/model/objects.js';
 import { appliedLive, appset, desired, liveFrom } from './application-fixtures.js';
 
 function plan(desiredApps: Application[], liveApps: Application[], overrides: Partial<PlanInput> = {}) {

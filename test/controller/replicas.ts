@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
-import { startController, type RunningController, type StartOptions } from '../../src/controller/controller.js';
+import { startController, type RunningController, type StartOptions } from '../../src/app/start-replica.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
 
 /** Controller replicas of one test, sharing one BullMQ queue on the test environment's Redis. */

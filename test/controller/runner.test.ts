@@ -2,16 +2,21 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { awaitChange, requeue, TerminalError, type Action } from '../../src/controller/action.js';
-import { createReconcileHandler, type ReconcileFunction } from '../../src/controller/runner.js';
+import { awaitChange, requeue, TerminalError, type Action } from '../../src/model/action.js';
+import { ReconcileFailure } from '../../src/controller/reconcile/failure.js';
+import { createReconcileHandler, type ReconcileFunction } from '../../src/controller/reconcile/runner.js';
 import { MemoryWorkQueue } from '../../src/queue/memory-queue.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 describe('reconcile runner', () => {
   let queue: MemoryWorkQueue;
   afterEach(() => queue.close(1_000));
 
-  function run(reconcile: ReconcileFunction, onTerminal: (key: string, error: TerminalError) => void = () => undefined) {
+  /** What the reconciler throws for a refusal: a terminal ReconcileFailure around the TerminalError. */
+  const refused = (message: string, options: { requeueAfterMs?: number } = {}): Promise<never> =>
+    Promise.reject(new ReconcileFailure({ reason: 'ApplicationValidationError', parametersGenerated: false }, new TerminalError(message, options), undefined));
+
+  function run(reconcile: ReconcileFunction, onTerminal: (key: string, error: ReconcileFailure) => void = () => undefined) {
     const lines: Array<Record<string, unknown>> = [];
     const sink = new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) });
     const outcomes: string[] = [];
@@ -20,7 +25,7 @@ describe('reconcile runner', () => {
       createReconcileHandler({
         queue,
         reconcile,
-        onTerminalError: (key, error) => Promise.resolve(onTerminal(key, error)),
+        report: (key, failure) => Promise.resolve(failure.terminal ? onTerminal(key, failure) : undefined),
         log: pino({ level: 'debug' }, sink),
         observe: (_key, _seconds, outcome) => outcomes.push(outcome),
       }),
@@ -49,7 +54,7 @@ describe('reconcile runner', () => {
     run(
       () => {
         runs++;
-        return Promise.reject(new TerminalError('refusing to delete 3 of 3 Applications', { requeueAfterMs: 20 }));
+        return refused('refusing to delete 3 of 3 Applications', { requeueAfterMs: 20 });
       },
       (key) => reported.push(key),
     );
@@ -60,7 +65,7 @@ describe('reconcile runner', () => {
   });
 
   it('logs a refusal as one warning with its reason and no stack: it is expected, not a crash', async () => {
-    const { lines } = run(() => Promise.reject(new TerminalError('AppProject team-a does not list namespace team-b in spec.sourceNamespaces')));
+    const { lines } = run(() => refused('AppProject team-a does not list namespace team-b in spec.sourceNamespaces'));
     await queue.add('team-b/apps');
     await waitFor(() => lines.some((l) => l.level === 40), { what: 'the refusal warning', timeoutMs: 10_000 });
     const warnings = lines.filter((l) => l.level === 40);
@@ -76,7 +81,7 @@ describe('reconcile runner', () => {
     const { outcomes } = run(
       () => {
         runs++;
-        return Promise.reject(new TerminalError('spec.generators[0]: unknown generator "foo"'));
+        return refused('spec.generators[0]: unknown generator "foo"');
       },
       (key, error) => reported.push(`${key}: ${error.message}`),
     );

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conditionsDiffer, conditionsFor, mergeConditions, Reason } from '../../src/controller/conditions.js';
+import { conditionsDiffer, conditionsFor, mergeConditions, Reason } from '../../src/controller/status/conditions.js';
 import { pino } from 'pino';
-import type { ApplicationSetObject } from '../../src/controller/applicationset.js';
-import { reportStatus, type Reporter } from '../../src/controller/report.js';
-import { resourceStatus } from '../../src/controller/resource-status.js';
+import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
+import { reportStatus, type Reporter } from '../../src/controller/status/report.js';
+import { resourceStatus } from '../../src/controller/status/resource-status.js';
 import { KubeApiError } from '../../src/kube/informer/kube-request.js';
 import { appliedLive, desired, liveFrom } from './application-fixtures.js';
 

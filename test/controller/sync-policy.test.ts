@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allowsDelete, allowsUpdate, effectivePolicy } from '../../src/controller/sync-policy.js';
+import { allowsDelete, allowsUpdate, effectivePolicy } from '../../src/controller/plan/sync-policy.js';
 
 describe('sync policy', () => {
   it('allows exactly what Argo CD allows for each policy', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { timedGitReader } from '../../src/controller/timed-git.js';
-import { reasonOf, tagReason } from '../../src/controller/error-reason.js';
-import { TerminalError } from '../../src/controller/action.js';
-import type { GitReader } from '../../src/generators/generator.js';
+import { timedGitReader } from '../../src/controller/reconcile/timed-git.js';
+import { ReconcileFailure } from '../../src/controller/reconcile/failure.js';
+import { TerminalError } from '../../src/model/action.js';
+import type { GitReader } from '../../src/git/git-reader.js';
 
 describe('Git timing and error reasons for metrics', () => {
   it('observes every Git call by operation, failed ones too, and passes results through', async () => {
@@ -24,9 +24,10 @@ describe('Git timing and error reasons for metrics', () => {
   });
 
   it('names a failed reconcile by its condition reason, else by the error class', () => {
-    assert.equal(reasonOf(tagReason(new Error('x'), 'ParamsGenerationError')), 'ParamsGenerationError');
-    assert.equal(reasonOf(new TerminalError('x')), 'TerminalError');
-    assert.equal(reasonOf(new Error('x')), 'Unknown');
-    assert.equal(reasonOf('a string'), 'Unknown');
+    const failure = new ReconcileFailure({ reason: 'ParamsGenerationError', parametersGenerated: false }, new Error('x'), undefined);
+    assert.equal(failure.reason, 'ParamsGenerationError');
+    assert.equal(failure.message, 'x');
+    assert.equal(new TerminalError('x').reason, 'TerminalError');
+    assert.equal(new ReconcileFailure({ reason: 'R', parametersGenerated: true }, 'a string', undefined).message, 'a string');
   });
 });

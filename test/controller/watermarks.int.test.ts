@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { createRedisWatermarks } from '../../src/controller/watermarks.js';
+import { createRedisWatermarks } from '../../src/controller/consistency/watermarks.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
 
 describe('watermarks on Redis', () => {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GIT_REPO_INDEX } from '../../src/controller/informers.js';
-import { routePush, webhookSecretsFrom } from '../../src/controller/webhook-routing.js';
+import { GIT_REPO_INDEX } from '../../src/controller/routing/caches.js';
+import { routePush } from '../../src/controller/routing/webhook-routing.js';
+import { webhookSecretsFrom } from '../../src/server/webhook/providers.js';
 import { Store } from '../../src/kube/informer/store.js';
 import type { KubeObject } from '../../src/kube/informer/index.js';
-import { gitTargets } from '../../src/server/webhook/git-targets.js';
-import { repoIdentity } from '../../src/server/webhook/repo-identity.js';
+import { gitTargets } from '../../src/model/git-targets.js';
+import { repoIdentity } from '../../src/model/git-url.js';
 
 const repoUrl = (r: number): string => `https://git.example/org/repo-${r}.git`;
 

@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
-import { startController, type RunningController } from '../../src/controller/controller.js';
+import { startController, type RunningController } from '../../src/app/start-replica.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
-import type { GitRepo } from '../env/git-fixtures.js';
+import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { hookedAppSet, signedPush } from './webhook-fixtures.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Counter, Registry } from 'prom-client';
-import { countApplicationWrites } from '../../src/controller/write-metrics.js';
+import { countApplicationWrites } from '../../src/controller/write/write-metrics.js';
 
 describe('Application write metrics', () => {
   it('counts each reconcile’s writes by operation, successes and failures apart', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';
-import { WritePool } from '../../src/controller/write-pool.js';
+import { WritePool } from '../../src/controller/write/write-pool.js';
 
 /** A write that finishes when the test says so, recording when it started. */
 function heldWrites(count: number, label: string, log: string[]) {

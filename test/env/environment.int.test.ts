@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { TestEnvironment } from './environment.js';
-import { isAlive } from './run-dir.js';
+import { TestEnvironment } from '../../src/environment/local/environment.js';
+import { isAlive } from '../../src/environment/local/run-dir.js';
 
 
 describe('a private test environment: start, restart each part, stop', () => {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isAlive, reapStaleRuns } from './run-dir.js';
-import { waitFor } from './wait-for.js';
+import { isAlive, reapStaleRuns } from '../../src/environment/local/run-dir.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 
 /** Starts orphan-child.js and waits for the pid of the redis it started. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import type { TestEnvironmentInfo } from './environment.js';
-import { GitFixtures } from './git-fixtures.js';
+import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
+import { GitFixtures } from '../../src/environment/local/git-fixtures.js';
 
 /** Environment variable naming the info file of the environment the test runner started. */
 export const ENV_INFO_VARIABLE = 'APPSET_TEST_ENV';

@@ -8,10 +8,10 @@ import { ApiException, CustomObjectsApi, RbacAuthorizationV1Api, Watch, VersionA
 import { Redis } from 'ioredis';
 import { createTestNamespace, type TestNamespace } from './namespaces.js';
 import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitFixtures } from './shared-environment.js';
-import { git } from './git-fixtures.js';
-import { waitFor } from './wait-for.js';
+import { git } from '../../src/environment/local/git-fixtures.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { sampleApplication, sampleApplicationSet } from '../fixtures.js';
-import { ownerReferenceTo } from '../../src/controller/objects.js';
+import { ownerReferenceTo } from '../../src/model/objects.js';
 
 const GROUP = 'argoproj.io';
 const VERSION = 'v1alpha1';
@@ -25,7 +25,7 @@ describe('test environment smoke tests: every part is the real thing', () => {
   after(() => ns.delete());
 
   it('is a real kube-apiserver reporting the version it was built from', async () => {
-    const goMod = readFileSync(fileURLToPath(new URL('../../../test/env/kube-build/go.mod', import.meta.url)), 'utf8');
+    const goMod = readFileSync(fileURLToPath(new URL('../../../go-build/kube-build/go.mod', import.meta.url)), 'utf8');
     const pinned = /^require k8s\.io\/kubernetes (v\S+)$/m.exec(goMod)?.[1];
     assert.ok(pinned, 'kube-build/go.mod pins k8s.io/kubernetes');
     const version = await kc.makeApiClient(VersionApi).getCode();

@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
-import { ManagedProcess } from './managed-process.js';
-import type { RunDir } from './run-dir.js';
-import { waitFor } from './wait-for.js';
+import { freePort } from '../../src/environment/local/free-port.js';
+import { ManagedProcess } from '../../src/environment/local/managed-process.js';
+import type { RunDir } from '../../src/environment/local/run-dir.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const exec = promisify(execFile);
 

@@ -98,7 +98,7 @@ describe('prerequisites', () => {
   });
 
   it('asks for the Go version the build modules declare', () => {
-    const envDir = fileURLToPath(new URL('../../../test/env/', import.meta.url));
+    const envDir = fileURLToPath(new URL('../../../go-build/', import.meta.url));
     const declared = ['kube-build', 'etcd-build', 'helm-build'].map((m) => /^go (\S+)$/m.exec(readFileSync(join(envDir, m, 'go.mod'), 'utf8'))?.[1] ?? '');
     const newest = declared.sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).at(-1);
     assert.equal(MINIMUM_GO, newest);

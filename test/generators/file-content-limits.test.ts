@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { parseParamsFile } from '../../src/generators/file-content.js';
 
 const where = { repoURL: 'https://git.example/r', revision: 'c', path: 'config.json' };

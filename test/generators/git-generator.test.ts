@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GitReader } from '../../src/generators/generator.js';
+import type { GitReader } from '../../src/git/git-reader.js';
 import { gitGenerator } from '../../src/generators/git.js';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
 import { testContext } from './test-context.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createGeneratorRegistry, runGenerators } from '../../src/generators/registry.js';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, repoSecret, uniqueName } from '../git/repo-cache-helpers.js';
 import { testContext } from './test-context.js';

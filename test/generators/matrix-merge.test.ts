@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GitReader } from '../../src/generators/generator.js';
+import type { GitReader } from '../../src/git/git-reader.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
 import { testContext } from './test-context.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { directoryPathParams, filePathParams, readPathPatterns, selectPaths, withPathParams } from '../../src/generators/path-params.js';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 
 describe('directory path params', () => {
   const cases: [string, Record<string, unknown>][] = [

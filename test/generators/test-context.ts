@@ -2,7 +2,9 @@
 // Handlebars renderer is wired by the controller) and a context builder.
 import type { V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import type { GeneratorContext, GitReader, InterpolateOptions, ParamSet } from '../../src/generators/generator.js';
+import type { ParamSet } from '../../src/model/params.js';
+import type { GitReader } from '../../src/git/git-reader.js';
+import type { GeneratorContext, InterpolateOptions } from '../../src/generators/generator.js';
 import { paramAt } from '../../src/generators/params.js';
 
 /**

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';
 

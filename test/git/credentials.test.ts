@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { findCredentials } from '../../src/git/credentials.js';
-import { normalizeGitUrl } from '../../src/tenancy/git-url.js';
+import { normalizeGitUrl } from '../../src/model/git-url.js';
 
 function secret(name: string, type: string, data: Record<string, string>): V1Secret {
   return {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { validateRepoPath, validateRepoURL, validateRevision, withoutPassword } from '../../src/git/input-validation.js';
 
 const isInvalid = (e: unknown): boolean => e instanceof GitError && e.kind === 'invalid-input';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DiskBudget, folderBytes } from '../../src/git/disk-budget.js';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { KeyedMutex } from '../../src/git/keyed-mutex.js';
 import { commitForRevision, parseLsRemote } from '../../src/git/remote-refs.js';
 import { withRetries } from '../../src/git/retry.js';

@@ -2,7 +2,7 @@
 // over the environment's real smart-HTTP server.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import type { NetworkRequestType } from '../../src/git/repo-cache.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';

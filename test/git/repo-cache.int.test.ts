@@ -4,10 +4,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createServer, type Socket } from 'node:net';
-import { GitError } from '../../src/git/errors.js';
+import { GitError } from '../../src/git/git-error.js';
 import { createLocalPushEpochs } from '../../src/git/push-epochs.js';
 import { sharedGitFixtures } from '../env/shared-environment.js';
-import { git } from '../env/git-fixtures.js';
+import { git } from '../../src/environment/local/git-fixtures.js';
 import { freshCache, noSignal, uniqueName } from './repo-cache-helpers.js';
 
 const isKind = (kind: string) => (e: unknown): boolean => e instanceof GitError && e.kind === kind;

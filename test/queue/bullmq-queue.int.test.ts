@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { BullMqWorkQueue, type BullMqWorkQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { describeWorkQueueConformance } from './conformance.js';
 import { RunRecorder } from './run-recorder.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkQueue, WorkQueueOptions } from '../../src/queue/work-queue.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { RunRecorder } from './run-recorder.js';
 
 /** Creates a fresh, isolated queue of the implementation under test. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BullMqWorkQueue } from '../../src/queue/bullmq-queue.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { addAll, shuffledAdds } from './load.js';
 import { WorkerProcesses } from './worker-processes.js';
 import { findOverlaps, keysMissingRunAfter, readRuns, runsByKey } from './worker-records.js';

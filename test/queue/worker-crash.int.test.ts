@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { BullMqWorkQueue } from '../../src/queue/bullmq-queue.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 import { preciseNow } from './worker-config.js';
 import { WorkerProcesses } from './worker-processes.js';
 import { findOverlaps, readRuns } from './worker-records.js';

@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { ApplicationSetObject } from '../../src/controller/applicationset.js';
+import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
 import { createKubeClient, pathSegment } from '../../src/kube/kube-client.js';
-import type { TestEnvironmentInfo } from '../env/environment.js';
+import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
 import type { AppSetManifest } from './workload.js';
 
 /** Runs `tasks` with at most `concurrency` in flight; the first failure rejects after all settle. */

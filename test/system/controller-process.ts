@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../env/managed-process.js';
-import { freePort } from '../env/free-port.js';
-import { waitFor } from '../env/wait-for.js';
+import { ManagedProcess } from '../../src/environment/local/managed-process.js';
+import { freePort } from '../../src/environment/local/free-port.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const APPSET_BIN = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
 

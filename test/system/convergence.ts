@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../../src/kube/informer/index.js';
-import { isSubset } from '../../src/controller/needs-apply.js';
-import type { Application as RenderedApplication } from '../../src/templating/applicationset-types.js';
-import { waitFor } from '../env/wait-for.js';
+import { isSubset } from '../../src/controller/plan/needs-apply.js';
+import type { Application as RenderedApplication } from '../../src/model/applicationset-types.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 type LiveApp = KubeObject & { metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string }; spec?: unknown };
 

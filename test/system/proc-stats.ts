@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { TestEnvironment } from '../env/environment.js';
-import { httpsRequest } from '../env/https-request.js';
+import type { TestEnvironment } from '../../src/environment/local/environment.js';
+import { httpsRequest } from '../../src/environment/local/https-request.js';
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 

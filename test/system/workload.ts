@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { renderFiles } from '../../src/cli/render-applicationsets.js';
-import type { Application as RenderedApplication } from '../../src/templating/applicationset-types.js';
-import type { GitFixtures, GitRepo } from '../env/git-fixtures.js';
+import type { Application as RenderedApplication } from '../../src/model/applicationset-types.js';
+import type { GitFixtures, GitRepo } from '../../src/environment/local/git-fixtures.js';
 
 /** How big a system workload is: `appSets` ApplicationSets of `appsPerSet` Applications each. */
 export interface WorkloadShape {

@@ -1,5 +1,5 @@
-import type { ParamSet } from '../../src/generators/generator.js';
-import type { ApplicationSetForRender } from '../../src/templating/applicationset-types.js';
+import type { ParamSet } from '../../src/model/params.js';
+import type { ApplicationSetForRender } from '../../src/model/applicationset-types.js';
 
 /** An ApplicationSet for renderer tests; `spec` fields override the list-generator default. */
 export function appset(spec: Partial<ApplicationSetForRender['spec']> = {}, annotations?: Record<string, string>): ApplicationSetForRender {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ParamSet } from '../../src/generators/generator.js';
-import type { ApplicationSetForRender, ApplicationTemplate } from '../../src/templating/applicationset-types.js';
+import type { ParamSet } from '../../src/model/params.js';
+import type { ApplicationSetForRender, ApplicationTemplate } from '../../src/model/applicationset-types.js';
 import { renderApplicationSet } from '../../src/templating/render-applicationset.js';
 import { clusterParams, gitDirectoryParams } from './render-string.js';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TemplateEngine } from '../../src/templating/engine.js';
 import { HandlebarsRenderer } from '../../src/templating/handlebars-renderer.js';
-import { applyStrategicPatch, mergeGeneratorTemplate } from '../../src/templating/merge.js';
+import { applyStrategicPatch, mergeGeneratorTemplate } from '../../src/templating/template-merge.js';
 import { RenderError } from '../../src/templating/renderer.js';
 import { RenderBudget } from '../../src/templating/scope.js';
-import { goNumber } from '../../src/templating/values.js';
+import { goNumber } from '../../src/templating/plain-values.js';
 import { dnsSubdomainProblem, labelKeyProblem, labelValueProblem } from '../../src/templating/validate.js';
 
 const scope = () => ({ missing: 'strict' as const, patch: false, budget: new RenderBudget(1000, 1_000_000) });

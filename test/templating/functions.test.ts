@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TemplateProblem } from '../../src/templating/errors.js';
+import { TemplateProblem } from '../../src/templating/template-problem.js';
 import { normalize, slugify } from '../../src/templating/functions-text.js';
 import { stringRenderer } from './render-string.js';
 

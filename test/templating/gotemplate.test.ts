@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MissingParameterError, TemplateProblem } from '../../src/templating/errors.js';
+import { MissingParameterError, TemplateProblem } from '../../src/templating/template-problem.js';
 import { clusterParams, gitDirectoryParams, stringRenderer } from './render-string.js';
 
 const render = stringRenderer();

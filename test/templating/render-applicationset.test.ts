@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ParamSet } from '../../src/generators/generator.js';
+import type { ParamSet } from '../../src/model/params.js';
 import { ApplicationRenderError, renderApplicationSet } from '../../src/templating/render-applicationset.js';
 import { RenderError } from '../../src/templating/renderer.js';
 import { appset, docsElements } from './appset-fixtures.js';

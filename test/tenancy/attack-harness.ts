@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import type { CommandValues } from '../../src/cli/command.js';
+import type { CommandValues } from '../../src/config/option-table.js';
 import { readControllerConfig } from '../../src/config/controller-config.js';
-import { startController, type RunningController } from '../../src/controller/controller.js';
+import { startController, type RunningController } from '../../src/app/start-replica.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
-import { waitFor } from '../env/wait-for.js';
+import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 

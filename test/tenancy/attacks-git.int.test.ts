@@ -3,8 +3,8 @@ import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SHARED_CREDENTIALS_LABEL } from '../../src/tenancy/credential-scope.js';
-import { git, type GitRepo } from '../env/git-fixtures.js';
+import { SHARED_CREDENTIALS_LABEL } from '../../src/model/secrets.js';
+import { git, type GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { AttackCluster, IN_CLUSTER, tenantSpec } from './attack-harness.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { lookup } from 'node:dns/promises';
-import type { RunningController } from '../../src/controller/controller.js';
+import type { RunningController } from '../../src/app/start-replica.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { AttackCluster, IN_CLUSTER, tenantSpec, type AttackCase } from './attack-harness.js';
 

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
 import { findCredentials } from '../../src/git/credentials.js';
 import { checkResolvedAddresses, repositoryHost } from '../../src/git/repo-access.js';
-import { GitError } from '../../src/git/errors.js';
-import { secretUsableByProject, SHARED_CREDENTIALS_LABEL, tenantRepoAccess } from '../../src/tenancy/credential-scope.js';
+import { GitError } from '../../src/git/git-error.js';
+import { SHARED_CREDENTIALS_LABEL } from '../../src/model/secrets.js';
+import { secretUsableByProject, tenantRepoAccess } from '../../src/tenancy/credential-scope.js';
 
 function secret(name: string, data: Record<string, string>, labels: Record<string, string> = {}): V1Secret {
   return {

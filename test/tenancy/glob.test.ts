@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { globMatch, GlobError } from '../../src/tenancy/glob.js';
-import { normalizeGitUrl, sameGitUrl } from '../../src/tenancy/git-url.js';
+import { normalizeGitUrl, sameGitUrl } from '../../src/model/git-url.js';
 import { matchesNamespacePattern } from '../../src/tenancy/namespace-patterns.js';
 
 describe('globMatch', () => {

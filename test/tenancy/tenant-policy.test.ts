@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GitReader } from '../../src/generators/generator.js';
+import type { GitReader } from '../../src/git/git-reader.js';
 import { isClusterPermitted, type AppProjectSpec } from '../../src/tenancy/project.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, TenancyViolation } from '../../src/tenancy/tenant-policy.js';
 

@@ -25,7 +25,7 @@ export const controllerCommand: Command = {
     }
     // Loaded only when the controller runs: client-node and BullMQ cost most of a second to import.
     const [{ startController }, { loadKubeConfig }, { createLogger }] = await Promise.all([
-      import('../../controller/controller.js'),
+      import('../../app/start-replica.js'),
       import('../../kube/kubeconfig.js'),
       import('../../log/logger.js'),
     ]);

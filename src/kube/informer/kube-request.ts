@@ -1,18 +1,25 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { AppsetError } from '../../model/errors.js';
 
 /** A non-2xx answer of the API server, with the Status it sent. */
-export class KubeApiError extends Error {
+export class KubeApiError extends AppsetError {
   constructor(
     readonly status: number,
-    readonly reason: string | undefined,
+    /** The Status's own reason (`NotFound`, `Conflict`, `Expired`, ...), when the server gave one. */
+    readonly statusReason: string | undefined,
     message: string,
     /** Delay the server asked for (429/503 Retry-After), in ms. */
     readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'KubeApiError';
+  }
+
+  /** The server's Status reason, else the class name. */
+  override get reason(): string {
+    return this.statusReason ?? this.name;
   }
 }
 

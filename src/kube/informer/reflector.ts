@@ -6,6 +6,7 @@ import { streamListPage, type ListPageMetadata } from './list-page-stream.js';
 import { SharingFreezer } from './freeze.js';
 import type { KubeObject } from './kube-object.js';
 import { SilenceError, streamWatch, type WatchEvent } from './watch-stream.js';
+import { AppsetError } from '../../model/errors.js';
 
 /** Where the reflector delivers what it learns; the informer's store and event fan-out. */
 export interface ReflectorSink<T extends KubeObject> {
@@ -281,7 +282,7 @@ export function dropManagedFields<T extends KubeObject>(object: T): T {
 }
 
 /** Internal marker: a 410 on a continued list page. */
-class ExpiredContinueError extends Error {
+class ExpiredContinueError extends AppsetError {
   constructor(readonly gone: GoneError) {
     super(gone.message);
   }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { AppsetError } from '../../model/errors.js';
 
 /** One line of a watch stream. */
 export interface WatchEvent {
@@ -7,7 +8,7 @@ export interface WatchEvent {
 }
 
 /** The watchdog gave up on a stream that sent nothing (not even its headers) for too long. */
-export class SilenceError extends Error {
+export class SilenceError extends AppsetError {
   constructor(readonly silenceMs: number) {
     super(`the watch stream was silent for ${silenceMs} ms; restarting it`);
     this.name = 'SilenceError';

@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { Provider } from '../../model/push.js';
+import { secretValue } from '../../model/secrets.js';
+import { AppsetError } from '../../model/errors.js';
 
-/** The Git hosting providers whose push webhooks are understood. */
-export type Provider = 'github' | 'gitlab' | 'gitea' | 'bitbucket' | 'bitbucket-server';
 
 /** Shared secrets per provider, from the webhook Secret; a provider without one is refused. */
 export type WebhookSecrets = Partial<Record<Provider, string>>;
@@ -16,6 +18,17 @@ export const SECRET_KEYS: Readonly<Record<Provider, string>> = {
   'bitbucket-server': 'webhook.bitbucketserver.secret',
 };
 
+/** The provider secrets held in the webhook Secret (base64 `data` or plain `stringData`). */
+export function webhookSecretsFrom(secret: V1Secret | undefined): WebhookSecrets {
+  const secrets: WebhookSecrets = {};
+  if (!secret) return secrets;
+  for (const [provider, key] of Object.entries(SECRET_KEYS) as Array<[Provider, string]>) {
+    const value = secretValue(secret, key);
+    if (value) secrets[provider] = value;
+  }
+  return secrets;
+}
+
 /** A request that was identified and whose signature or token checked out. */
 export interface VerifiedRequest {
   readonly provider: Provider;
@@ -24,7 +37,7 @@ export interface VerifiedRequest {
 }
 
 /** Why a request was refused, with the HTTP status to answer. */
-export class WebhookRejection extends Error {
+export class WebhookRejection extends AppsetError {
   override readonly name = 'WebhookRejection';
   constructor(
     readonly status: number,

@@ -1,16 +1,5 @@
-import type { Provider } from './providers.js';
+import { shortRevision, type Provider, type PushEvent } from '../../model/push.js';
 import { WebhookRejection } from './providers.js';
-
-/** What a push changed: which repository (under every URL the payload gives) and which branches or tags. */
-export interface PushEvent {
-  readonly provider: Provider;
-  /** Every URL of the pushed repository the payload names (web, HTTPS clone, SSH clone). */
-  readonly repoURLs: readonly string[];
-  /** Pushed branch and tag names, without `refs/heads/` or `refs/tags/`. */
-  readonly revisions: readonly string[];
-  /** True if the default branch was pushed; undefined when the payload does not say (then HEAD counts as touched). */
-  readonly touchesDefaultBranch: boolean | undefined;
-}
 
 /** Events that are pushes, per provider; anything else is acknowledged and ignored. */
 const PUSH_EVENTS: Readonly<Record<Provider, readonly string[]>> = {
@@ -24,11 +13,6 @@ const PUSH_EVENTS: Readonly<Record<Provider, readonly string[]>> = {
 /** True if `event` is a push of `provider`. */
 export function isPushEvent(provider: Provider, event: string): boolean {
   return PUSH_EVENTS[provider].includes(event);
-}
-
-/** `refs/heads/feature/x` → `feature/x`, `refs/tags/v1` → `v1`, `main` → `main`. */
-export function shortRevision(ref: string): string {
-  return ref.replace(/^refs\/(heads|tags)\//, '');
 }
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Counter, Histogram } from 'prom-client';
 import { detectProvider, verifyRequest, WebhookRejection, type WebhookSecrets } from './providers.js';
-import { isPushEvent, parsePushEvent, type PushEvent } from './push-event.js';
+import type { PushEvent } from '../../model/push.js';
+import { isPushEvent, parsePushEvent } from './push-event.js';
 import { SourceRateLimiter } from './rate-limiter.js';
 
 /** What the webhook receiver needs. */

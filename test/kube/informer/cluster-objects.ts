@@ -1,7 +1,7 @@
 // Writes test objects to a real API server quickly: one keep-alive connection pool, bounded concurrency.
 import { Agent, request } from 'node:https';
 import type { Informer, KubeObject } from '../../../src/kube/informer/index.js';
-import type { TestEnvironmentInfo } from '../../env/environment.js';
+import type { TestEnvironmentInfo } from '../../../src/environment/local/environment.js';
 
 /** A connection to an API server for test writes. */
 export class ApiWriter {

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { createInformer, type Informer, type KubeObject } from '../../../src/kube/informer/index.js';
 import { loadKubeConfig } from '../../../src/kube/kubeconfig.js';
-import { TestEnvironment } from '../../env/environment.js';
-import { waitFor } from '../../env/wait-for.js';
+import { TestEnvironment } from '../../../src/environment/local/environment.js';
+import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { ApiWriter, cachedVersions, configMap, deleteFromEtcd } from './cluster-objects.js';
 
 interface Watched {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
-import { waitFor } from '../../env/wait-for.js';
+import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { fakeKubeConfig, fakeServerFor, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
 
 type Seen = { type: 'add' | 'delete'; name: string; rv: string } | { type: 'update'; name: string; oldRv: string; rv: string };

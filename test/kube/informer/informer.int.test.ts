@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { createInformer, type Informer, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { createTestNamespace, type TestNamespace } from '../../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment } from '../../env/shared-environment.js';
-import { waitFor } from '../../env/wait-for.js';
+import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { ApiWriter, cachedVersions, configMap } from './cluster-objects.js';
 
 interface ConfigMap extends KubeObject {

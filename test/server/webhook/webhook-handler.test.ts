@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { startOperationsServer, type OperationsServer } from '../../../src/server/http-server.js';
 import { createControllerMetrics } from '../../../src/server/metrics.js';
-import type { PushEvent } from '../../../src/server/webhook/push-event.js';
+import type { PushEvent } from '../../../src/model/push.js';
 import { createWebhookHandler } from '../../../src/server/webhook/webhook-handler.js';
 import { payloads, signedHeaders } from './payloads.js';
 

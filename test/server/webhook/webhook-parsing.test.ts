@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gitTargets } from '../../../src/server/webhook/git-targets.js';
-import { verifyRequest, WebhookRejection, type Provider } from '../../../src/server/webhook/providers.js';
-import { parsePushEvent, shortRevision } from '../../../src/server/webhook/push-event.js';
-import { pushAffects } from '../../../src/server/webhook/push-matching.js';
-import { repoIdentity } from '../../../src/server/webhook/repo-identity.js';
+import { gitTargets } from '../../../src/model/git-targets.js';
+import { shortRevision, type Provider } from '../../../src/model/push.js';
+import { verifyRequest, WebhookRejection } from '../../../src/server/webhook/providers.js';
+import { parsePushEvent } from '../../../src/server/webhook/push-event.js';
+import { pushAffects } from '../../../src/model/push-matching.js';
+import { repoIdentity } from '../../../src/model/git-url.js';
 import { payloads, signedHeaders } from './payloads.js';
 
 const secret = 's3cr3t-Token';

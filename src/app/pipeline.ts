@@ -1,0 +1,126 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ControllerConfig } from '../config/controller-config.js';
+import { withFreshCaches } from '../controller/consistency/cache-freshness.js';
+import type { ControllerInformers } from '../controller/routing/caches.js';
+import { WRITES_PER_RECONCILE } from '../controller/write/execute-plan.js';
+import { createReconciler } from '../controller/reconcile/reconciler.js';
+import { reportFailure, type Reporter } from '../controller/status/report.js';
+import { DEFAULT_MAX_RESOURCES_STATUS } from '../controller/status/resource-status.js';
+import { createReconcileHandler, type ReconcileFunction } from '../controller/reconcile/runner.js';
+import { timedGitReader } from '../controller/reconcile/timed-git.js';
+import type { Cause } from '../controller/consistency/watermarks.js';
+import { WritePool } from '../controller/write/write-pool.js';
+import { createApplicationWriter } from '../controller/write/application-writer.js';
+import { createEventRecorder, createLoggingEventRecorder } from '../controller/status/event-recorder.js';
+import { createRefreshClearer } from '../controller/write/refresh-annotation.js';
+import { createStatusWriter } from '../controller/status/status-writer.js';
+import { createGeneratorRegistry } from '../generators/registry.js';
+import { RepoCache } from '../git/repo-cache.js';
+import { knownHostsFromConfigMaps } from '../git/ssh-transport.js';
+import type { WorkHandler } from '../queue/work-queue.js';
+import { tenantRepoAccess } from '../tenancy/credential-scope.js';
+import type { AppProjectSpec } from '../tenancy/project.js';
+import { TemplateEngine } from '../templating/engine.js';
+import { secretsOfType, versionOf } from './caches.js';
+import type { Observers } from './observers.js';
+import type { SharedState } from './shared-state.js';
+
+/** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
+export interface Pipeline {
+  /** Enqueues a key because of `cause` (the watch event that concerns it): watermark first, then the add. */
+  readonly enqueue: (key: string, cause?: Cause) => void;
+  /** The queue handler: cache freshness, then the reconcile, then the one failure path of the runner. */
+  readonly handler: WorkHandler;
+  /** The one template engine of this replica (its compiled-template cache outlives a reconcile). */
+  readonly engine: TemplateEngine;
+}
+
+/** What the pipeline is built from. */
+export interface PipelineParts {
+  readonly config: ControllerConfig;
+  readonly kc: KubeConfig;
+  readonly informers: ControllerInformers;
+  readonly shared: SharedState;
+  readonly observers: Observers;
+  readonly namespaceAllowed: (namespace: string) => boolean;
+  readonly log: Logger;
+  /** Longest a reconcile waits for this replica's caches to reach the event that enqueued it. */
+  readonly cacheWaitTimeoutMs?: number;
+}
+
+/** Builds Git cache, generators, one template engine, writers, reporter and runner into the queue handler. */
+export function createPipeline(parts: PipelineParts): Pipeline {
+  const { informers, shared, observers, log } = parts;
+  const engine = new TemplateEngine();
+  const reporter = reporterOf(parts);
+  const reconcile = createReconciler(reconcilerDeps(parts, engine, reporter));
+  const fresh = withFreshCaches(reconcile, {
+    watermarks: shared.watermarks,
+    cacheVersions: { applicationSets: versionOf(informers.applicationSets), applications: versionOf(informers.applications), secrets: versionOf(informers.secrets) },
+    ...(parts.cacheWaitTimeoutMs === undefined ? {} : { timeoutMs: parts.cacheWaitTimeoutMs }),
+    observeWait: observers.cacheWait,
+  });
+  // Keys reach the queue through the namespace check already; this one guards keys that came through Redis.
+  const guarded: ReconcileFunction = (key, ctx) => (parts.namespaceAllowed(key.split('/')[0] ?? '') ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' }));
+  const handler = createReconcileHandler({
+    queue: shared.queue,
+    reconcile: guarded,
+    report: (_key, failure, ctx) => reportFailure(reporter, failure, ctx.log),
+    log,
+    observe: observers.reconcile,
+  });
+  const enqueue = (key: string, cause?: Cause): void => {
+    observers.queueAdd();
+    // The watermark goes first, so whichever replica runs this add waits for its cache to see the cause.
+    // If it cannot be raised the add still goes out: every replica enqueues the key again once it sees the event.
+    const raised = cause ? shared.watermarks.raise(key, cause).catch((error: unknown) => log.warn({ err: error, appset: key }, 'could not record the cause of an add')) : Promise.resolve();
+    raised.then(() => shared.queue.add(key)).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
+  };
+  return { enqueue, handler, engine };
+}
+
+function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: Reporter): Parameters<typeof createReconciler>[0] {
+  const { config, kc, informers, shared, observers, log } = parts;
+  const git = new RepoCache({
+    root: config.gitCacheDir,
+    repositorySecrets: () => secretsOfType(informers, 'repository', 'repo-creds'),
+    knownHosts: () => knownHostsFromConfigMaps(informers.knownHosts.store.list()),
+    log,
+    onNetworkRequest: ({ repoURL, type }) => observers.gitRequest(repoURL, type),
+    refsMaxAgeMs: config.gitRefsMaxAgeMs,
+    pushEpochs: shared.pushEpochs,
+  });
+  const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
+  return {
+    applicationSets: informers.applicationSets.store,
+    applications: informers.applications.store,
+    registry: createGeneratorRegistry(),
+    git: timedGitReader(git, observers.gitOperation),
+    tenantGit: (tenant) => timedGitReader(git.forAccess(tenantRepoAccess(tenant.projectName, tenantRepoAllowances)), observers.gitOperation),
+    observeGenerator: observers.generator,
+    engine,
+    clusterSecrets: () => secretsOfType(informers, 'cluster'),
+    writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
+    writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
+    refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
+    reporter,
+    settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
+    controllerNamespace: config.namespace,
+    tenantRepoAllowances,
+    quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
+    observeWrites: observers.writes,
+    projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
+  };
+}
+
+/** Where status and Events go (Events only logged in dry run). */
+function reporterOf(parts: PipelineParts): Reporter {
+  const { config, kc, log } = parts;
+  return {
+    status: createStatusWriter(kc, { dryRun: config.dryRun }),
+    events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc),
+    now: () => new Date(),
+    maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Application as RenderedApplication } from '../../model/applicationset-types.js';
+import { ARGOPROJ_API_VERSION, ownerReferenceTo, type Application, type ApplicationSetIdentity } from '../../model/objects.js';
+
+/**
+ * The Application an ApplicationSet wants, from what the renderer produced (which already applied
+ * Argo CD's finalizer rule): in the ApplicationSet's namespace and controlled by it, so the garbage
+ * collector removes it with its ApplicationSet.
+ */
+export function desiredApplication(rendered: RenderedApplication, appset: ApplicationSetIdentity): Application {
+  const { labels, annotations, finalizers } = rendered.metadata;
+  return {
+    apiVersion: ARGOPROJ_API_VERSION,
+    kind: 'Application',
+    metadata: {
+      name: rendered.metadata.name,
+      namespace: appset.namespace,
+      ...(labels ? { labels: { ...labels } } : {}),
+      ...(annotations ? { annotations: { ...annotations } } : {}),
+      ...(finalizers && finalizers.length > 0 ? { finalizers: [...finalizers] } : {}),
+      ownerReferences: [ownerReferenceTo(appset)],
+    },
+    spec: structuredClone(rendered.spec),
+  };
+}

@@ -1,0 +1,64 @@
+import type { KubeObject } from '../../kube/informer/index.js';
+import { objectKey } from '../../kube/informer/index.js';
+import { applicationSetUpdateNeedsReconcile, applicationUpdateNeedsReconcile, type Watched } from './triggers.js';
+import { SECRET_TYPE_LABEL } from '../../model/secrets.js';
+import type { ControllerInformers } from './caches.js';
+import { clusterChangeConcerns, type SecretLabels } from './cluster-routing.js';
+import type { CacheName, Cause } from '../consistency/watermarks.js';
+
+/** Wires watch events to ApplicationSet keys; handlers only map objects to keys and enqueue, never reconcile. */
+export interface EventRouting {
+  /** Enqueues `key` because of `cause`, the watch event (cache and resourceVersion) that concerns it. */
+  readonly enqueue: (key: string, cause?: Cause) => void;
+  /** True if ApplicationSets of this namespace are this controller's to reconcile. */
+  readonly namespaceAllowed: (namespace: string) => boolean;
+}
+
+/** The key of the ApplicationSet that controls `app`, if any. */
+function ownerKey(app: KubeObject): string | undefined {
+  const refs = (app.metadata?.ownerReferences ?? []) as Array<{ kind?: string; name?: string; controller?: boolean }>;
+  const owner = refs.find((ref) => ref.controller === true && ref.kind === 'ApplicationSet');
+  return owner?.name && app.metadata?.namespace ? `${app.metadata.namespace}/${owner.name}` : undefined;
+}
+
+/** The cause an event of `object` in `cache` gives, when it has a resourceVersion. */
+function causeOf(cache: CacheName, object: KubeObject): Cause | undefined {
+  const resourceVersion = object.metadata?.resourceVersion;
+  return resourceVersion ? { cache, resourceVersion } : undefined;
+}
+
+/** The labels of a cluster Secret; undefined for any other Secret (or none). */
+function clusterLabels(secret: KubeObject | undefined): SecretLabels {
+  const labels = secret?.metadata?.labels;
+  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? (labels) : undefined;
+}
+
+/** Registers the handlers that turn cache changes into queue adds. */
+export function routeEvents(informers: ControllerInformers, routing: EventRouting): void {
+  const addAppSet = (appset: KubeObject, cause: Cause | undefined): void => {
+    if (routing.namespaceAllowed(appset.metadata?.namespace ?? '')) routing.enqueue(objectKey(appset), cause);
+  };
+  informers.applicationSets.on('add', (appset) => addAppSet(appset, causeOf('applicationSets', appset)));
+  informers.applicationSets.on('update', (old, appset) => {
+    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched)) addAppSet(appset, causeOf('applicationSets', appset));
+  });
+  // A created Application is the controller's own doing; a changed or deleted one may need reverting.
+  const addOwner = (app: KubeObject): void => {
+    const key = ownerKey(app);
+    if (key && routing.namespaceAllowed(app.metadata?.namespace ?? '')) routing.enqueue(key, causeOf('applications', app));
+  };
+  informers.applications.on('update', (old, app) => {
+    if (applicationUpdateNeedsReconcile(old as unknown as Watched, app as unknown as Watched)) addOwner(app);
+  });
+  informers.applications.on('delete', addOwner);
+  // Only ApplicationSets whose clusters generator selects the Secret before or after the change care.
+  const clusterChanged = (before: SecretLabels, after: SecretLabels, secret: KubeObject): void => {
+    if (!before && !after) return;
+    const cause = causeOf('secrets', secret);
+    for (const appset of informers.applicationSets.store.list()) if (clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)) addAppSet(appset, cause);
+  };
+  const secrets = informers.secrets;
+  secrets.on('add', (secret) => clusterChanged(undefined, clusterLabels(secret), secret));
+  secrets.on('update', (old, secret) => clusterChanged(clusterLabels(old), clusterLabels(secret), secret));
+  secrets.on('delete', (secret) => clusterChanged(clusterLabels(secret), undefined, secret));
+}

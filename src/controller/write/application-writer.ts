@@ -1,0 +1,67 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { FIELD_MANAGER } from '../../kube/field-manager.js';
+import { createKubeClient, pathSegment } from '../../kube/kube-client.js';
+import type { Application } from '../../model/objects.js';
+
+/** Writes Applications: server-side apply with the one field manager, deletes with preconditions. */
+export interface ApplicationWriter {
+  /**
+   * Applies `intent` (force: the controller owns the fields it sets). The stored object the server
+   * answers with is not parsed: nothing reads it (the watch brings it to the cache).
+   */
+  apply(intent: Application): Promise<void>;
+  /**
+   * Deletes `live` only if it is still the object that was read (same UID and resourceVersion), so a
+   * change made since the decision makes the delete fail instead of destroying newer state.
+   */
+  delete(live: Application): Promise<void>;
+}
+
+/** Options of {@link createApplicationWriter}. */
+export interface ApplicationWriterOptions {
+  /** Send every write as a server-side dry run: validated by the API server, stored nowhere. */
+  dryRun: boolean;
+}
+
+/** The apply-patch content type; JSON is YAML, so the intent is sent as JSON. */
+const APPLY_PATCH = 'application/apply-patch+yaml';
+
+/** The URL path of one Application; the name and namespace are escaped, so they cannot leave it. */
+function applicationPath(app: Application): string {
+  const { namespace, name } = app.metadata;
+  if (!namespace) throw new Error(`Application ${name} has no namespace`);
+  return `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(namespace)}/applications/${pathSegment(name)}`;
+}
+
+/**
+ * An {@link ApplicationWriter} on the cluster `kc` points at. Writes share a pool of keep-alive
+ * connections (see createKubeClient): a converge writes thousands of Applications.
+ */
+export function createApplicationWriter(kc: KubeConfig, options: ApplicationWriterOptions): ApplicationWriter {
+  const client = createKubeClient(kc);
+  const dryRun = options.dryRun ? 'All' : undefined;
+  return {
+    async apply(intent) {
+      if (intent.apiVersion !== 'argoproj.io/v1alpha1' || intent.kind !== 'Application') throw new Error(`not an argoproj.io/v1alpha1 Application: ${intent.apiVersion} ${intent.kind}`);
+      await client.send({
+        method: 'PATCH',
+        path: applicationPath(intent),
+        query: { fieldManager: FIELD_MANAGER, force: true, dryRun },
+        body: intent,
+        contentType: APPLY_PATCH,
+        idempotent: true,
+      });
+    },
+    async delete(live) {
+      const { uid, resourceVersion } = live.metadata;
+      if (!uid || !resourceVersion) throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
+      await client.send({
+        method: 'DELETE',
+        path: applicationPath(live),
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background', preconditions: { uid, resourceVersion }, ...(dryRun ? { dryRun: [dryRun] } : {}) },
+        // The preconditions make a second delivery fail rather than delete anything newer.
+        idempotent: true,
+      });
+    },
+  };
+}

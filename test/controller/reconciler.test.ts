@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { OWNER_UID_INDEX, ownerUidsOf } from '../../src/controller/routing/caches.js';
+import { Reason } from '../../src/controller/status/conditions.js';
+import { ReconcileFailure } from '../../src/controller/reconcile/failure.js';
+import { createReconciler, type ReconcilerDeps } from '../../src/controller/reconcile/reconciler.js';
+import { reportFailure } from '../../src/controller/status/report.js';
+import { createReconcileHandler, type ReconcileResult } from '../../src/controller/reconcile/runner.js';
+import type { ApplicationSetStatus } from '../../src/controller/status/status-writer.js';
+import { createGeneratorRegistry } from '../../src/generators/registry.js';
+import type { GitReader } from '../../src/git/git-reader.js';
+import type { KubeObject } from '../../src/kube/informer/index.js';
+import { Store } from '../../src/kube/informer/store.js';
+import type { Application } from '../../src/model/objects.js';
+import { TemplateEngine } from '../../src/templating/engine.js';
+
+/** Records `item` and resolves: a writer that remembers what it was asked to write. */
+function pushed<T>(list: T[], item: T): Promise<void> {
+  list.push(item);
+  return Promise.resolve();
+}
+
+const noGit: GitReader = {
+  resolveRevision: () => Promise.reject(new Error('no Git here')),
+  listDirectories: () => Promise.reject(new Error('no Git here')),
+  listFiles: () => Promise.reject(new Error('no Git here')),
+  readFile: () => Promise.reject(new Error('no Git here')),
+};
+
+/** An ApplicationSet of the controller's namespace (`argocd`) or a tenant's, with a list generator. */
+function appset(namespace: string, elements: unknown[], project = 'default'): KubeObject {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: 'guestbook', namespace, uid: `uid-${namespace}`, resourceVersion: '7' },
+    spec: {
+      generators: [{ list: { elements } }],
+      template: {
+        metadata: { name: 'guestbook-{{env}}' },
+        spec: { project, source: { repoURL: 'https://git.example/apps.git', path: 'guestbook' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook-{{env}}' } },
+      },
+    },
+  };
+}
+
+/** A reconciler over real stores, the real generators and renderer, and recording writers. */
+function harness(objects: KubeObject[]) {
+  const applicationSets = new Store<KubeObject>();
+  for (const object of objects) applicationSets.upsert(object);
+  const applications = new Store<KubeObject>({ [OWNER_UID_INDEX]: ownerUidsOf });
+  const applied: Application[] = [];
+  const statuses: ApplicationSetStatus[] = [];
+  const events: Array<{ type: string; reason: string; message: string }> = [];
+  const reporter = {
+    status: { write: (_target: unknown, status: ApplicationSetStatus) => pushed(statuses, status) },
+    events: { record: (_subject: unknown, event: { type: string; reason: string; message: string }) => pushed(events, event) },
+    now: () => new Date('2026-12-01T00:00:00Z'),
+    maxResourcesStatus: 5000,
+  };
+  const deps: ReconcilerDeps = {
+    applicationSets,
+    applications,
+    registry: createGeneratorRegistry(),
+    git: noGit,
+    tenantGit: () => noGit,
+    engine: new TemplateEngine(),
+    clusterSecrets: () => [],
+    writer: { apply: (app) => pushed(applied, app), delete: () => Promise.resolve() },
+    refresh: { clear: () => Promise.resolve() },
+    reporter,
+    settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: 0.5 },
+    controllerNamespace: 'argocd',
+    projects: () => undefined,
+  };
+  return { reconcile: createReconciler(deps), reporter, applied, statuses, events };
+}
+
+const ctx = { signal: new AbortController().signal, log: pino({ level: 'silent' }), reconcileId: 'test' };
+
+describe('reconciler (unit: real stores, generators and renderer; recording writers)', () => {
+  it('applies one Application per parameter set and reports success', async () => {
+    const h = harness([appset('argocd', [{ env: 'dev' }, { env: 'prod' }])]);
+    assert.deepEqual(await h.reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
+    assert.deepEqual(h.applied.map((app) => app.metadata.name).sort(), ['guestbook-dev', 'guestbook-prod']);
+    assert.equal(h.statuses.at(-1)?.conditions.find((c) => c.type === 'ResourcesUpToDate')?.status, 'True');
+  });
+
+  it('throws one ReconcileFailure for a render error: retryable, its condition reason, parameters generated, nothing written', async () => {
+    const h = harness([appset('argocd', [{ cluster: 'dev' }])]); // the template names {{env}}, which no element has
+    const failure = await h.reconcile('argocd/guestbook', ctx).then(() => undefined, (error: unknown) => error);
+    assert.ok(failure instanceof ReconcileFailure, String(failure));
+    assert.equal(failure.reason, Reason.RenderTemplateParamsError);
+    assert.equal(failure.terminal, false);
+    assert.equal(failure.parametersGenerated, true);
+    assert.equal(failure.appset?.metadata.name, 'guestbook');
+    assert.deepEqual(h.applied, []);
+    assert.deepEqual(h.statuses, [], 'the reconciler reports nothing itself: the runner does');
+  });
+
+  it('throws a terminal ReconcileFailure for a tenancy violation, before any generator runs', async () => {
+    const h = harness([appset('team-a', [{ env: 'dev' }], 'team-a')]);
+    const failure = await h.reconcile('team-a/guestbook', ctx).then(() => undefined, (error: unknown) => error);
+    assert.ok(failure instanceof ReconcileFailure);
+    assert.equal(failure.terminal, true);
+    assert.equal(failure.reason, Reason.ValidationError);
+    assert.equal(failure.parametersGenerated, false);
+    assert.match(failure.message, /AppProject team-a does not exist/);
+    assert.deepEqual(h.applied, []);
+  });
+
+  it('waits for a change when the ApplicationSet is gone from the cache', async () => {
+    assert.deepEqual(await harness([]).reconcile('argocd/missing', ctx), { kind: 'awaitChange' });
+  });
+});
+
+describe('the one failure path (runner): condition, Event, one log line, metric, retry', () => {
+  async function runOnce(objects: KubeObject[], key: string) {
+    const h = harness(objects);
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const observed: Array<[ReconcileResult, string | undefined]> = [];
+    const requeued: number[] = [];
+    const handler = createReconcileHandler({
+      queue: { addAfter: (_key, ms) => pushed(requeued, ms) },
+      reconcile: h.reconcile,
+      report: (_key, failure, c) => reportFailure(h.reporter, failure, c.log),
+      log,
+      observe: (_key, _seconds, result, reason) => observed.push([result, reason]),
+    });
+    const thrown = await handler(key, new AbortController().signal).then(() => undefined, (error: unknown) => error);
+    return { ...h, lines, observed, requeued, thrown };
+  }
+
+  it('a retryable failure: ErrorOccurred condition and Warning Event with its reason, one error line, the metric, rethrown for backoff', async () => {
+    const run = await runOnce([appset('argocd', [{ cluster: 'dev' }])], 'argocd/guestbook');
+    assert.ok(run.thrown instanceof ReconcileFailure, 'rethrown so the queue backs off');
+    const errorOccurred = run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred');
+    assert.equal(errorOccurred?.status, 'True');
+    assert.equal(errorOccurred?.reason, Reason.RenderTemplateParamsError);
+    assert.deepEqual(run.events.map((e) => [e.type, e.reason]), [['Warning', Reason.RenderTemplateParamsError]]);
+    assert.deepEqual(run.observed, [['error', Reason.RenderTemplateParamsError]]);
+    assert.equal(run.lines.filter((l) => (l.level as number) >= 40).length, 1, 'one log line');
+    assert.deepEqual(run.requeued, []);
+  });
+
+  it('a terminal failure: reported, one warning without a stack, the metric, not rethrown', async () => {
+    const run = await runOnce([appset('team-a', [{ env: 'dev' }], 'team-a')], 'team-a/guestbook');
+    assert.equal(run.thrown, undefined, 'a terminal failure is not retried');
+    assert.equal(run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred')?.reason, Reason.ValidationError);
+    assert.deepEqual(run.events.map((e) => e.reason), [Reason.ValidationError]);
+    assert.deepEqual(run.observed, [['terminal', Reason.ValidationError]]);
+    const warnings = run.lines.filter((l) => (l.level as number) >= 40);
+    assert.equal(warnings.length, 1);
+    assert.match(String(warnings[0]?.reason), /AppProject team-a does not exist/);
+    assert.doesNotMatch(JSON.stringify(warnings[0]), /stack/);
+  });
+});
