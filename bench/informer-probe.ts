@@ -4,6 +4,7 @@
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { createKubeTransport } from '../src/kube/transport/transport.js';
 
 /** A started informer as the benchmark sees it. */
 interface Running {
@@ -23,7 +24,7 @@ const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Runni
 
 async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
   const controller = new AbortController();
-  const informer = createInformer<KubeObject>({ kc, path, pageSize, transform, signal: controller.signal });
+  const informer = createInformer<KubeObject>({ transport: createKubeTransport(kc), path, pageSize, transform, signal: controller.signal });
   await informer.ready();
   return { cached: () => informer.store.size, stop: async () => (controller.abort(), await informer.stopped) };
 }

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { openGet, readBody } from '../src/kube/informer/kube-request.js';
+import { readBody } from '../src/kube/transport/api-errors.js';
+import { createKubeTransport } from '../src/kube/transport/transport.js';
 import { DEFAULT_PAGE_SIZE } from '../src/kube/informer/reflector.js';
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
@@ -64,7 +65,7 @@ async function measure(contender: string, kubeconfig: string, serverPids: number
  * pages of a paginated list are read from etcd, where each object is also decoded again.
  */
 async function etcdListedObjects(kc: KubeConfig): Promise<number> {
-  const metrics = (await readBody(await openGet(kc, '/metrics', {}, AbortSignal.timeout(60_000)))).toString('utf8');
+  const metrics = (await readBody(await createKubeTransport(kc).stream('/metrics', {}, AbortSignal.timeout(60_000)))).toString('utf8');
   const line = metrics.split('\n').find((l) => l.startsWith('apiserver_storage_list_fetched_objects_total{') && l.includes('resource="applications"'));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : NaN;
 }

@@ -61,6 +61,46 @@ function measure(go: boolean, engine: () => TemplateEngine, params: ParamSet[]):
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+/** Small reconciles in a row, as a replica runs them: 10 Applications each. */
+const RECONCILES = 1_000;
+const APPS_PER_RECONCILE = 10;
+
+/**
+ * Applications per second over {@link RECONCILES} reconciles of {@link APPS_PER_RECONCILE} Applications,
+ * each rendering through `engineFor(reconcile)`: the production path passes the replica's one engine
+ * (src/app/pipeline.ts builds it once and the reconciler hands it to renderApplicationSet); before that
+ * fix every reconcile rendered with a fresh engine and an empty template cache.
+ */
+function measureReconciles(go: boolean, engineFor: () => TemplateEngine, params: ParamSet[]): number {
+  const started = performance.now();
+  for (let i = 0; i < RECONCILES; i++) {
+    const offset = (i * APPS_PER_RECONCILE) % (params.length - APPS_PER_RECONCILE);
+    const apps = renderApplicationSet(applicationSet(go), [{ generatorIndex: 0, params: params.slice(offset, offset + APPS_PER_RECONCILE) }], { engine: engineFor() });
+    if (apps.length !== APPS_PER_RECONCILE) throw new Error('benchmark rendered the wrong number of Applications');
+  }
+  return (RECONCILES * APPS_PER_RECONCILE) / ((performance.now() - started) / 1000);
+}
+
+/** The replica's engine against a fresh one per reconcile, both styles, median of ROUNDS. */
+function reconcilePath(params: ParamSet[], figures: Record<string, unknown>): string[] {
+  const rows: string[] = [];
+  for (const go of [false, true]) {
+    const style = go ? 'goTemplate' : 'fasttemplate';
+    const replicaEngine = new TemplateEngine();
+    const shared: number[] = [];
+    const fresh: number[] = [];
+    measureReconciles(go, () => replicaEngine, params);
+    for (let round = 0; round < ROUNDS; round++) {
+      shared.push(measureReconciles(go, () => replicaEngine, params));
+      fresh.push(measureReconciles(go, () => new TemplateEngine(), params));
+    }
+    const ratio = median(shared) / median(fresh);
+    figures[`reconciles-${style}`] = { reconciles: RECONCILES, applicationsPerReconcile: APPS_PER_RECONCILE, replicaEngineAppsPerSecond: Math.round(median(shared)), freshEngineAppsPerSecond: Math.round(median(fresh)), ratio: Math.round(ratio * 10) / 10 };
+    rows.push(`| ${style.padEnd(12)} | ${ratio.toFixed(1).padStart(6)}x | ${Math.round(median(shared)).toString().padStart(16)} | ${Math.round(median(fresh)).toString().padStart(18)} |`);
+  }
+  return rows;
+}
+
 function main(): void {
   const params = matrixParams();
   const figures: Record<string, unknown> = { applications: params.length, rounds: ROUNDS, fieldsPerApplication: 10 };
@@ -82,6 +122,11 @@ function main(): void {
   console.log('| style        | speed-up | cached app/s | compile-each app/s |');
   console.log('|--------------|----------|--------------|--------------------|');
   for (const row of rows) console.log(row);
+  const reconcileRows = reconcilePath(params, figures);
+  console.log(`\nThe production path: ${RECONCILES} reconciles of ${APPS_PER_RECONCILE} Applications, the replica's one engine against a fresh engine per reconcile (before the fix)`);
+  console.log('| style        | speed-up | replica engine app/s | fresh engine app/s |');
+  console.log('|--------------|----------|------------------|--------------------|');
+  for (const row of reconcileRows) console.log(row);
   console.log(`results: ${writeBenchResults('render', figures)}`);
 }
 

@@ -10,6 +10,7 @@ import { createApplicationWriter } from '../src/controller/write/application-wri
 import type { Application as RenderedApplication } from '../src/model/applicationset-types.js';
 import { pool } from '../test/system/cluster-setup.js';
 import { appSetOf } from '../test/system/workload.js';
+import { createKubeTransport } from '../src/kube/transport/transport.js';
 
 /**
  * The exact objects the controller would apply for `expected` in the namespace of `appsets`: the
@@ -30,7 +31,7 @@ export function ceilingObjects(expected: ReadonlyMap<string, RenderedApplication
  * overloaded API server drops TLS handshakes, and the ceiling must not win by giving up.
  */
 export async function applyAll(kc: KubeConfig, objects: readonly Application[], concurrency: number): Promise<void> {
-  const writer = createApplicationWriter(kc, { dryRun: false });
+  const writer = createApplicationWriter(createKubeTransport(kc), { dryRun: false });
   const applyWithRetry = async (app: Application): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {

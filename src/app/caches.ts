@@ -1,8 +1,9 @@
-import type { KubeConfig, V1Secret } from '@kubernetes/client-node';
+import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { GIT_REPO_INDEX, gitReposOf, OWNER_UID_INDEX, ownerUidsOf, type ControllerInformers } from '../controller/routing/caches.js';
 import { KNOWN_HOSTS_CONFIGMAP } from '../git/ssh-transport.js';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
+import type { KubeTransport } from '../kube/transport/transport.js';
 import { SECRET_TYPE_LABEL, type SecretType } from '../model/secrets.js';
 
 /** Where to watch: only the controller's namespace, or every namespace when tenants' namespaces are watched too. */
@@ -17,9 +18,9 @@ export interface InformerScope {
 const APPS = '/apis/argoproj.io/v1alpha1';
 
 /** Starts the informers of one replica, with their indexes; they stop when `signal` aborts. */
-export function startControllerInformers(kc: KubeConfig, scope: InformerScope, signal: AbortSignal, log: Logger): ControllerInformers {
+export function startControllerInformers(transport: KubeTransport, scope: InformerScope, signal: AbortSignal, log: Logger): ControllerInformers {
   const within = (resource: string): string => (scope.clusterWide ? `${APPS}/${resource}` : `${APPS}/namespaces/${scope.namespace}/${resource}`);
-  const common = { kc, signal, log, transform: dropManagedFields };
+  const common = { transport, signal, log, transform: dropManagedFields };
   const applicationSets = createInformer<KubeObject>({ ...common, path: within('applicationsets'), resyncMs: scope.resyncMs, indexers: { [GIT_REPO_INDEX]: gitReposOf } });
   const applications = createInformer<KubeObject>({ ...common, path: within('applications'), indexers: { [OWNER_UID_INDEX]: ownerUidsOf } });
   const secrets = createInformer<KubeObject>({

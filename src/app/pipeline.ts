@@ -1,4 +1,3 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ControllerConfig } from '../config/controller-config.js';
 import { withFreshCaches } from '../controller/consistency/cache-freshness.js';
@@ -16,6 +15,7 @@ import { createEventRecorder, createLoggingEventRecorder } from '../controller/s
 import { createRefreshClearer } from '../controller/write/refresh-annotation.js';
 import { createStatusWriter } from '../controller/status/status-writer.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
+import type { KubeTransport } from '../kube/transport/transport.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { knownHostsFromConfigMaps } from '../git/ssh-transport.js';
 import type { WorkHandler } from '../queue/work-queue.js';
@@ -39,7 +39,8 @@ export interface Pipeline {
 /** What the pipeline is built from. */
 export interface PipelineParts {
   readonly config: ControllerConfig;
-  readonly kc: KubeConfig;
+  /** The replica's one way to the API server, for the writers. */
+  readonly transport: KubeTransport;
   readonly informers: ControllerInformers;
   readonly shared: SharedState;
   readonly observers: Observers;
@@ -81,7 +82,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
 }
 
 function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: Reporter): Parameters<typeof createReconciler>[0] {
-  const { config, kc, informers, shared, observers, log } = parts;
+  const { config, transport, informers, shared, observers, log } = parts;
   const git = new RepoCache({
     root: config.gitCacheDir,
     repositorySecrets: () => secretsOfType(informers, 'repository', 'repo-creds'),
@@ -101,9 +102,9 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     observeGenerator: observers.generator,
     engine,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
-    writer: createApplicationWriter(kc, { dryRun: config.dryRun }),
+    writer: createApplicationWriter(transport, { dryRun: config.dryRun }),
     writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
-    refresh: createRefreshClearer(kc, { dryRun: config.dryRun }),
+    refresh: createRefreshClearer(transport, { dryRun: config.dryRun }),
     reporter,
     settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
     controllerNamespace: config.namespace,
@@ -116,10 +117,10 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
 
 /** Where status and Events go (Events only logged in dry run). */
 function reporterOf(parts: PipelineParts): Reporter {
-  const { config, kc, log } = parts;
+  const { config, transport, log } = parts;
   return {
-    status: createStatusWriter(kc, { dryRun: config.dryRun }),
-    events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(kc),
+    status: createStatusWriter(transport, { dryRun: config.dryRun }),
+    events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(transport),
     now: () => new Date(),
     maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS,
   };

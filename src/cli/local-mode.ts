@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CoreV1Api, KubernetesObjectApi, loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import type { Logger } from 'pino';
 import { readControllerConfig } from '../config/controller-config.js';
 import { startController, type RunningController } from '../app/start-replica.js';
 import { ensurePrerequisites, extendProcessPath } from '../environment/ensure-prerequisites.js';
 import { LOCAL_PREREQUISITES, processSurroundings } from '../environment/prerequisites.js';
 import { loadKubeConfig } from '../kube/kubeconfig.js';
-import { SHARED_CREDENTIALS_LABEL } from '../model/secrets.js';
+import { pathSegment } from '../kube/transport/request-url.js';
+import { createKubeTransport, type KubeTransport } from '../kube/transport/transport.js';
+import { SECRET_TYPE_LABEL, SHARED_CREDENTIALS_LABEL } from '../model/secrets.js';
+import { SECRET_KEYS } from '../server/webhook/providers.js';
 import { sendPushWebhooks } from './local-push-webhook.js';
 
 /** The URL the examples give their monorepo; local mode serves a copy of it and rewrites the URL. */
@@ -67,9 +70,10 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   const replicas: RunningController[] = [];
   try {
     const kc = loadKubeConfig(info.kubeconfigPath);
+    const transport = createKubeTransport(kc);
     const repo = await new GitFixtures(info.gitRoot, info.gitHttpBaseUrl).createRepo('monorepo', filesUnder(join(examplesDir(), 'monorepo')));
     const webhookSecret = randomBytes(16).toString('hex');
-    await createNamespacesAndSecrets(kc, repo.httpUrl, info, webhookSecret);
+    await createNamespacesAndSecrets(transport, repo.httpUrl, info, webhookSecret);
     const config = readControllerConfig(
       { namespace: 'argocd', 'applicationset-namespaces': ['team-a'], 'redis-url': info.redisUrl, 'listen-address': '127.0.0.1:0', 'allow-local-repos': true, 'webhook-secret': WEBHOOK_SECRET_NAME },
       {},
@@ -88,8 +92,8 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
       void forwardPush(replicas, webhookSecret, repo.httpUrl, push.refs, log);
     });
     progress('two controller replicas are running; applying the example AppProject and ApplicationSets');
-    await applyManifests(kc, manifestFile, repo.httpUrl);
-    const applications = await waitForApplications(kc, manifestFile ? 1 : 12);
+    await applyManifests(transport, manifestFile, repo.httpUrl);
+    const applications = await waitForApplications(transport, manifestFile ? 1 : 12);
     const cloneUrl = withCredentials(repo.httpUrl, info.gitUsername, info.gitPassword);
     const clonePath = join(env.run.root, 'monorepo');
     await git(env.run.root, ['clone', '-q', cloneUrl, clonePath]);
@@ -115,24 +119,32 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
 }
 
 /** The namespaces of the examples, the monorepo's repository Secret and the webhook Secret. */
-async function createNamespacesAndSecrets(kc: ReturnType<typeof loadKubeConfig>, repoUrl: string, info: { gitUsername: string; gitPassword: string }, webhookSecret: string): Promise<void> {
-  const core = kc.makeApiClient(CoreV1Api);
-  for (const name of ['argocd', 'team-a']) await core.createNamespace({ body: { metadata: { name } } });
+async function createNamespacesAndSecrets(transport: KubeTransport, repoUrl: string, info: { gitUsername: string; gitPassword: string }, webhookSecret: string): Promise<void> {
+  const create = (path: string, body: object): Promise<void> => transport.send({ method: 'POST', path, body });
+  for (const name of ['argocd', 'team-a']) await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   // Shared: the tenant team-a reads the monorepo too, and tenants use only project-scoped or shared Secrets.
-  await core.createNamespacedSecret({
-    namespace: 'argocd',
-    body: { metadata: { name: 'monorepo', labels: { 'argocd.argoproj.io/secret-type': 'repository', [SHARED_CREDENTIALS_LABEL]: 'true' } }, stringData: { url: repoUrl, username: info.gitUsername, password: info.gitPassword } },
-  });
-  await core.createNamespacedSecret({ namespace: 'argocd', body: { metadata: { name: WEBHOOK_SECRET_NAME }, stringData: { 'webhook.gitea.secret': webhookSecret } } });
+  const labels = { [SECRET_TYPE_LABEL]: 'repository', [SHARED_CREDENTIALS_LABEL]: 'true' };
+  await create('/api/v1/namespaces/argocd/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'monorepo', labels }, stringData: { url: repoUrl, username: info.gitUsername, password: info.gitPassword } });
+  const webhook = { [SECRET_KEYS.gitea]: webhookSecret };
+  await create('/api/v1/namespaces/argocd/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: WEBHOOK_SECRET_NAME }, stringData: webhook });
 }
 
+/** The Argo CD kinds local mode creates, by their collection name. */
+const ARGO_COLLECTIONS: Readonly<Record<string, string>> = { ApplicationSet: 'applicationsets', AppProject: 'appprojects', Application: 'applications' };
+
 /** Applies the examples (or one manifest file), with the example repository URL mapped to the local one. */
-async function applyManifests(kc: ReturnType<typeof loadKubeConfig>, manifestFile: string | undefined, repoUrl: string): Promise<void> {
+async function applyManifests(transport: KubeTransport, manifestFile: string | undefined, repoUrl: string): Promise<void> {
   const manifests = manifestFile ? [manifestFile] : readdirSync(join(examplesDir(), 'applicationsets')).map((f) => join(examplesDir(), 'applicationsets', f));
-  const api = KubernetesObjectApi.makeApiClient(kc);
   for (const file of manifests) {
     const text = readFileSync(file, 'utf8').replaceAll(EXAMPLE_REPO_URL, repoUrl);
-    for (const object of loadAllYaml(text) as KubernetesObject[]) await api.create(object);
+    for (const doc of parseAllDocuments(text)) {
+      const object = doc.toJS() as { apiVersion?: string; kind?: string; metadata?: { namespace?: string } } | null;
+      if (!object) continue;
+      const collection = object.apiVersion === 'argoproj.io/v1alpha1' ? ARGO_COLLECTIONS[object.kind ?? ''] : undefined;
+      if (!collection) throw new Error(`${file}: appset local creates ApplicationSets, AppProjects and Applications, not ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);
+      const namespace = pathSegment(object.metadata?.namespace ?? 'argocd');
+      await transport.send({ method: 'POST', path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/${collection}`, body: object });
+    }
   }
 }
 
@@ -159,13 +171,12 @@ function withCredentials(url: string, username: string, password: string): strin
   return parsed.href;
 }
 
-async function waitForApplications(kc: ReturnType<typeof loadKubeConfig>, atLeast: number): Promise<string[]> {
-  const api = KubernetesObjectApi.makeApiClient(kc);
+async function waitForApplications(transport: KubeTransport, atLeast: number): Promise<string[]> {
   const deadline = Date.now() + 60_000;
   let names: string[] = [];
   while (Date.now() < deadline) {
-    const list = await api.list('argoproj.io/v1alpha1', 'Application');
-    names = list.items.map((app) => `${app.metadata?.namespace ?? ''}/${app.metadata?.name ?? ''}`).sort();
+    const list = await transport.request<{ items: Array<{ metadata: { namespace?: string; name?: string } }> }>({ method: 'GET', path: '/apis/argoproj.io/v1alpha1/applications', idempotent: true });
+    names = list.items.map((app) => `${app.metadata.namespace ?? ''}/${app.metadata.name ?? ''}`).sort();
     if (names.length >= atLeast) return names;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
 import { reportStatus, type Reporter } from '../../src/controller/status/report.js';
 import { resourceStatus } from '../../src/controller/status/resource-status.js';
-import { KubeApiError } from '../../src/kube/informer/kube-request.js';
+import { KubeApiError } from '../../src/kube/transport/api-errors.js';
 import { appliedLive, desired, liveFrom } from './application-fixtures.js';
 
 const T1 = '2026-01-01T00:00:00Z';

@@ -9,11 +9,12 @@ import { createApplicationWriter } from '../../src/controller/write/application-
 import { createEventRecorder } from '../../src/controller/status/event-recorder.js';
 import { createStatusWriter } from '../../src/controller/status/status-writer.js';
 import { FIELD_MANAGER } from '../../src/kube/field-manager.js';
-import { KubeApiError } from '../../src/kube/informer/kube-request.js';
+import { KubeApiError } from '../../src/kube/transport/api-errors.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { sampleApplicationSet } from '../fixtures.js';
 import { PausableProxy } from './pausable-proxy.js';
+import { createKubeTransport } from '../../src/kube/transport/transport.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 
@@ -50,7 +51,7 @@ describe('writes against the real API server', () => {
   after(() => ns.delete());
 
   it('creates with server-side apply under the one field manager, and reverts a hand edit', async () => {
-    const writer = createApplicationWriter(kc, { dryRun: false });
+    const writer = createApplicationWriter(createKubeTransport(kc), { dryRun: false });
     await writer.apply(intentFor('app-a', 'a'));
     const stored = await read('app-a');
     assert.equal((stored.spec.source as { path: string }).path, 'a');
@@ -66,7 +67,7 @@ describe('writes against the real API server', () => {
   });
 
   it('writes nothing in dry-run mode, yet has the API server validate the object', async () => {
-    const writer = createApplicationWriter(kc, { dryRun: true });
+    const writer = createApplicationWriter(createKubeTransport(kc), { dryRun: true });
     await writer.apply(intentFor('dry', 'd'));
     await assert.rejects(read('dry'), (e: unknown) => e instanceof ApiException && e.code === 404);
     const invalid = { ...intentFor('dry-bad', 'd'), spec: { source: {} } } as Application;
@@ -74,7 +75,7 @@ describe('writes against the real API server', () => {
   });
 
   it('deletes only the version it decided on', async () => {
-    const writer = createApplicationWriter(kc, { dryRun: false });
+    const writer = createApplicationWriter(createKubeTransport(kc), { dryRun: false });
     await writer.apply(intentFor('app-b', 'b'));
     const seen = await read('app-b');
     await writer.apply(intentFor('app-b', 'b2', seen)); // changes resourceVersion after the decision
@@ -88,7 +89,7 @@ describe('writes against the real API server', () => {
     const server = new URL(kc.getCurrentCluster()?.server ?? '');
     const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
     try {
-      const writer = createApplicationWriter(proxy.kubeConfigThrough(kc, () => new KubeConfig()), { dryRun: false });
+      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc, () => new KubeConfig())), { dryRun: false });
       const names = Array.from({ length: 40 }, (_, i) => `pooled-${i}`);
       for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20, 30), names.slice(30)]) await Promise.all(batch.map((name) => writer.apply(intentFor(name, name))));
       assert.equal((await read('pooled-39')).metadata.name, 'pooled-39');
@@ -102,7 +103,7 @@ describe('writes against the real API server', () => {
     const server = new URL(kc.getCurrentCluster()?.server ?? '');
     const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
     try {
-      const writer = createApplicationWriter(proxy.kubeConfigThrough(kc, () => new KubeConfig()), { dryRun: false });
+      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc, () => new KubeConfig())), { dryRun: false });
       await writer.apply(intentFor('reused', 'one'));
       proxy.closeOpenConnectionsOnReuse();
       await writer.apply(intentFor('reused', 'two', await read('reused')));
@@ -114,7 +115,7 @@ describe('writes against the real API server', () => {
   });
 
   it('writes status through the subresource and refuses a status computed from a stale ApplicationSet', async () => {
-    const writer = createStatusWriter(kc, { dryRun: false });
+    const writer = createStatusWriter(createKubeTransport(kc), { dryRun: false });
     const status = { conditions: mergeConditions(undefined, conditionsFor({ kind: 'success' }), new Date().toISOString()), resources: [], resourcesCount: 0 };
     await writer.write(appset, status);
     const stored = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: appset.name })) as { status: typeof status; metadata: { resourceVersion: string } };
@@ -124,7 +125,7 @@ describe('writes against the real API server', () => {
   });
 
   it('records Events on the ApplicationSet and counts repeats instead of piling them up', async () => {
-    const recorder = createEventRecorder(kc);
+    const recorder = createEventRecorder(createKubeTransport(kc));
     const subject = { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', namespace: ns.name, name: appset.name, uid: appset.uid };
     const event = { type: 'Warning' as const, reason: 'DeletionRefused', message: 'refusing to delete 3 of 4 Applications' };
     await recorder.record(subject, event);

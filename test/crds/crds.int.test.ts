@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiException, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { installCrds } from '../../src/kube/install-crds.js';
+import { createKubeTransport } from '../../src/kube/transport/transport.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { sampleApplication, sampleApplicationSet } from '../fixtures.js';
@@ -30,7 +31,7 @@ describe('CRDs on a real API server', () => {
 
   before(async () => {
     // The runner installed them already; installing again must be a harmless no-op.
-    const names = await installCrds(kc);
+    const names = await installCrds(createKubeTransport(kc));
     assert.deepEqual(names.sort(), ['applications.argoproj.io', 'applicationsets.argoproj.io', 'appprojects.argoproj.io']);
     ns = await createTestNamespace(kc, 'crds');
   });

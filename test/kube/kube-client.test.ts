@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pathSegment } from '../../src/kube/kube-client.js';
+import { pathSegment } from '../../src/kube/transport/request-url.js';
 
 describe('pathSegment', () => {
   it('escapes separators, so a name can never leave its path', () => {

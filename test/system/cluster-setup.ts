@@ -1,6 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
-import { createKubeClient, pathSegment } from '../../src/kube/kube-client.js';
+import { pathSegment } from '../../src/kube/transport/request-url.js';
+import { createKubeTransport } from '../../src/kube/transport/transport.js';
 import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
 import type { AppSetManifest } from './workload.js';
 
@@ -38,7 +39,7 @@ function appSetsPath(namespace: string): string {
  * user's `kubectl apply` (one connection) does not cost.
  */
 export async function createAppSets(kc: KubeConfig, manifests: readonly AppSetManifest[]): Promise<ApplicationSetObject[]> {
-  const client = createKubeClient(kc, { maxSockets: 10 });
+  const client = createKubeTransport(kc, { maxSockets: 10 });
   const stored: ApplicationSetObject[] = [];
   await pool(manifests.map((body) => async () => {
     stored.push(await client.request<ApplicationSetObject>({ method: 'POST', path: appSetsPath(body.metadata.namespace), body }));
@@ -48,7 +49,7 @@ export async function createAppSets(kc: KubeConfig, manifests: readonly AppSetMa
 
 /** Sets `spec.template.spec.source.targetRevision` of every ApplicationSet (the update wave), over keep-alive connections. */
 export async function setRevision(kc: KubeConfig, manifests: readonly AppSetManifest[], revision: string): Promise<void> {
-  const client = createKubeClient(kc, { maxSockets: 10 });
+  const client = createKubeTransport(kc, { maxSockets: 10 });
   await pool(manifests.map((m) => () => client.send({
     method: 'PATCH',
     path: `${appSetsPath(m.metadata.namespace)}/${pathSegment(m.metadata.name)}`,

@@ -3,6 +3,7 @@ import { createInformer, dropManagedFields, type Informer, type KubeObject } fro
 import { isSubset } from '../../src/controller/plan/needs-apply.js';
 import type { Application as RenderedApplication } from '../../src/model/applicationset-types.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
+import { createKubeTransport } from '../../src/kube/transport/transport.js';
 
 type LiveApp = KubeObject & { metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string }; spec?: unknown };
 
@@ -29,7 +30,7 @@ export class ConvergenceWatch {
   private readonly informer: Informer<LiveApp>;
 
   constructor(kc: KubeConfig, namespace: string, signal: AbortSignal) {
-    this.informer = createInformer<LiveApp>({ kc, path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`, transform: dropManagedFields, signal });
+    this.informer = createInformer<LiveApp>({ transport: createKubeTransport(kc), path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`, transform: dropManagedFields, signal });
     this.informer.on('add', (app) => this.observe(app as LiveApp));
     this.informer.on('update', (_old, app) => this.observe(app as LiveApp));
     this.informer.on('delete', (app) => {

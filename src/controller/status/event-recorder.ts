@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
+import { pathSegment } from '../../kube/transport/request-url.js';
+import { MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 
 /** The object an Event is about. */
 export interface EventSubject {
@@ -36,9 +36,9 @@ export interface EventRecorderOptions {
   readonly now?: () => Date;
 }
 
-/** An {@link EventRecorder} writing core/v1 Events to the cluster `kc` points at. */
-export function createEventRecorder(kc: KubeConfig, options: EventRecorderOptions = {}): EventRecorder {
-  const client = createKubeClient(kc);
+/** An {@link EventRecorder} writing core/v1 Events through the replica's transport. */
+export function createEventRecorder(transport: KubeTransport, options: EventRecorderOptions = {}): EventRecorder {
+  const client = transport;
   const windowMs = options.dedupWindowMs ?? 10 * 60_000;
   const maxRemembered = options.maxRemembered ?? 4096;
   const now = options.now ?? (() => new Date());

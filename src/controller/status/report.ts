@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { KubeApiError } from '../../kube/informer/kube-request.js';
+import { KubeApiError } from '../../kube/transport/api-errors.js';
 import type { ApplicationSetObject } from '../reconcile/applicationset.js';
 import { conditionsDiffer, conditionsFor, mergeConditions, type ReconcileOutcome } from './conditions.js';
 import type { Application } from '../../model/objects.js';

@@ -1,6 +1,6 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
-import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
+import { pathSegment } from '../../kube/transport/request-url.js';
+import { MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import type { Condition } from './conditions.js';
 import type { ResourceStatus } from './resource-status.js';
 
@@ -24,9 +24,9 @@ export interface StatusWriter {
   write(target: StatusTarget, status: ApplicationSetStatus): Promise<void>;
 }
 
-/** A {@link StatusWriter} on the cluster `kc` points at; in dry-run mode the API server validates and stores nothing. */
-export function createStatusWriter(kc: KubeConfig, options: { dryRun: boolean }): StatusWriter {
-  const client = createKubeClient(kc);
+/** A {@link StatusWriter} through the replica's transport; in dry-run mode the API server validates and stores nothing. */
+export function createStatusWriter(transport: KubeTransport, options: { dryRun: boolean }): StatusWriter {
+  const client = transport;
   return {
     async write(target, status) {
       await client.send({

@@ -1,6 +1,6 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
-import { createKubeClient, pathSegment } from '../../kube/kube-client.js';
+import { pathSegment } from '../../kube/transport/request-url.js';
+import { APPLY_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import type { Application } from '../../model/objects.js';
 
 /** Writes Applications: server-side apply with the one field manager, deletes with preconditions. */
@@ -23,9 +23,6 @@ export interface ApplicationWriterOptions {
   dryRun: boolean;
 }
 
-/** The apply-patch content type; JSON is YAML, so the intent is sent as JSON. */
-const APPLY_PATCH = 'application/apply-patch+yaml';
-
 /** The URL path of one Application; the name and namespace are escaped, so they cannot leave it. */
 function applicationPath(app: Application): string {
   const { namespace, name } = app.metadata;
@@ -34,11 +31,11 @@ function applicationPath(app: Application): string {
 }
 
 /**
- * An {@link ApplicationWriter} on the cluster `kc` points at. Writes share a pool of keep-alive
- * connections (see createKubeClient): a converge writes thousands of Applications.
+ * An {@link ApplicationWriter} through the replica's transport. Writes share the transport's pool of
+ * keep-alive connections: a converge writes thousands of Applications.
  */
-export function createApplicationWriter(kc: KubeConfig, options: ApplicationWriterOptions): ApplicationWriter {
-  const client = createKubeClient(kc);
+export function createApplicationWriter(transport: KubeTransport, options: ApplicationWriterOptions): ApplicationWriter {
+  const client = transport;
   const dryRun = options.dryRun ? 'All' : undefined;
   return {
     async apply(intent) {

@@ -1,6 +1,6 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
-import { createKubeClient, MERGE_PATCH, pathSegment } from '../../kube/kube-client.js';
+import { pathSegment } from '../../kube/transport/request-url.js';
+import { MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import { REFRESH_ANNOTATION } from '../routing/triggers.js';
 
 /** Removes the refresh annotation once a refresh is done. */
@@ -9,8 +9,8 @@ export interface RefreshClearer {
 }
 
 /** A {@link RefreshClearer} using a merge patch guarded by the resourceVersion that was reconciled. */
-export function createRefreshClearer(kc: KubeConfig, options: { dryRun: boolean }): RefreshClearer {
-  const client = createKubeClient(kc);
+export function createRefreshClearer(transport: KubeTransport, options: { dryRun: boolean }): RefreshClearer {
+  const client = transport;
   return {
     async clear(target) {
       await client.send({

@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadKubeConfig } from '../../kube/kubeconfig.js';
 import { installCrds } from '../../kube/install-crds.js';
+import { createKubeTransport } from '../../kube/transport/transport.js';
 import { ensureBinaries } from './binaries.js';
 import { startEtcd, type EtcdServer } from './etcd.js';
 import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
@@ -70,7 +71,7 @@ export class TestEnvironment {
       const apiServer = await timed('kube-apiserver', () => startKubeApiServer(binaries.kubeApiserver, etcd.clientUrl, run));
       const [controllerManager] = await Promise.all([
         timed('kube-controller-manager', () => startKubeControllerManager(binaries.kubeControllerManager, apiServer.kubeconfigPath, run)),
-        timed('crds', () => installCrds(loadKubeConfig(apiServer.kubeconfigPath))),
+        timed('crds', () => installCrds(createKubeTransport(loadKubeConfig(apiServer.kubeconfigPath)))),
       ]);
       return new TestEnvironment(run, etcd, apiServer, controllerManager, redis, git, timings);
     } catch (error) {

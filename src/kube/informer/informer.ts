@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeTransport } from '../transport/transport.js';
 import { pino, type Logger } from 'pino';
 import { objectKey, type Frozen, type KubeObject } from './kube-object.js';
 import { Reflector, type ReflectorStats, type ReflectorTuning } from './reflector.js';
@@ -6,7 +6,8 @@ import { Store, type IndexFunction, type ReadonlyStore, type StoreChange } from 
 
 /** Settings of {@link createInformer}. */
 export interface InformerOptions<T extends KubeObject> extends ReflectorTuning {
-  kc: KubeConfig;
+  /** The replica's one way to the API server (lists and watches are streams on it). */
+  transport: KubeTransport;
   /** Collection path, e.g. `/api/v1/namespaces/team-a/secrets` or `/apis/argoproj.io/v1alpha1/applications`. */
   path: string;
   /** Applied to list and watch alike, e.g. `argocd.argoproj.io/secret-type=cluster`. */

@@ -1,8 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { openGet, type ConnectionReuse, type Query } from './kube-request.js';
+import type { Query } from '../transport/request-url.js';
+import type { KubeTransport } from '../transport/transport.js';
 import { ListItemSplitter } from './list-splitter.js';
 
 /** What the reflector keeps of a list page once its items were handed out. */
@@ -26,11 +26,11 @@ const INFLATE_CHUNK_BYTES = 256 * 1024;
  * the caller only keeps a list whose every page completed.
  */
 export async function streamListPage(
-  kc: KubeConfig, path: string, query: Query, signal: AbortSignal, reuse: ConnectionReuse | undefined, onItem: (item: unknown) => void,
+  transport: KubeTransport, path: string, query: Query, signal: AbortSignal, onItem: (item: unknown) => void,
 ): Promise<ListPageMetadata> {
   // gzip: uncompressed, the API server writes a list in thousands of small TLS records, which costs it and
   // us more CPU than compressing does.
-  const response = await openGet(kc, path, query, signal, reuse, true);
+  const response = await transport.stream(path, query, signal, { gzip: true });
   const encoding = response.headers['content-encoding'];
   if (encoding && encoding !== 'identity' && encoding !== 'gzip') {
     response.destroy();

@@ -1,7 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Backoff, sleepUnlessAborted, type BackoffOptions } from './backoff.js';
-import { ConnectionReuse, errorFromStatus, GoneError, KubeApiError, openGet, type KubeStatus, type Query } from './kube-request.js';
+import { errorFromStatus, GoneError, KubeApiError, type KubeStatus } from '../transport/api-errors.js';
+import type { Query } from '../transport/request-url.js';
+import type { KubeTransport } from '../transport/transport.js';
 import { streamListPage, type ListPageMetadata } from './list-page-stream.js';
 import { SharingFreezer } from './freeze.js';
 import type { KubeObject } from './kube-object.js';
@@ -73,7 +74,8 @@ export interface ReflectorStats {
 export interface ReflectorOptions<T extends KubeObject> extends ReflectorTuning {
   /** Applied to every object before it is frozen and cached, e.g. {@link dropManagedFields}. */
   transform?: (object: T) => T;
-  kc: KubeConfig;
+  /** The replica's one way to the API server. */
+  transport: KubeTransport;
   path: string;
   labelSelector?: string;
   fieldSelector?: string;
@@ -164,24 +166,19 @@ export class Reflector<T extends KubeObject> {
   private async listPages(): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     const keep = (item: unknown): void => void items.push(this.prepare(item as T));
-    const reuse = new ConnectionReuse();
-    try {
-      let continueToken: string | undefined;
-      let resourceVersion: string | undefined;
-      do {
-        const page = await this.listPage(continueToken, reuse, keep);
-        resourceVersion = page.resourceVersion;
-        continueToken = page.continue || undefined;
-      } while (continueToken);
-      if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
-      return { items, resourceVersion };
-    } finally {
-      reuse.close();
-    }
+    let continueToken: string | undefined;
+    let resourceVersion: string | undefined;
+    do {
+      const page = await this.listPage(continueToken, keep);
+      resourceVersion = page.resourceVersion;
+      continueToken = page.continue || undefined;
+    } while (continueToken);
+    if (!resourceVersion) throw new Error(`list of ${this.options.path} came back without a resourceVersion`);
+    return { items, resourceVersion };
   }
 
-  private async listPage(continueToken: string | undefined, reuse: ConnectionReuse, onItem: (item: unknown) => void): Promise<ListPageMetadata> {
-    const { kc, path, signal } = this.options;
+  private async listPage(continueToken: string | undefined, onItem: (item: unknown) => void): Promise<ListPageMetadata> {
+    const { transport, path, signal } = this.options;
     const timeoutMs = this.options.requestTimeoutMs ?? 60_000;
     const query: Query = { ...this.selectors(), limit: this.options.pageSize ?? DEFAULT_PAGE_SIZE, continue: continueToken };
     this.stats.pages++;
@@ -192,7 +189,7 @@ export class Reflector<T extends KubeObject> {
     const timer = setTimeout(() => controller.abort(new Error(`list page of ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const page = await streamListPage(kc, path, query, controller.signal, reuse, onItem);
+      const page = await streamListPage(transport, path, query, controller.signal, onItem);
       this.stats.lastHeardAt = Date.now();
       return page;
     } catch (error) {
@@ -205,14 +202,14 @@ export class Reflector<T extends KubeObject> {
   }
 
   private async watchOnce(): Promise<void> {
-    const { kc, path, signal, silenceMs } = this.options;
+    const { transport, path, signal, silenceMs } = this.options;
     const timeoutSeconds = this.jitteredWatchTimeout();
     const query: Query = { ...this.selectors(), watch: true, allowWatchBookmarks: true, resourceVersion: this.stats.resourceVersion, timeoutSeconds };
     this.stats.watches++;
     const startedAt = Date.now();
     const events = await streamWatch(
       async (streamSignal) => {
-        const response = await openGet(kc, path, query, streamSignal);
+        const response = await transport.stream(path, query, streamSignal);
         this.stats.watching = true;
         this.stats.lastHeardAt = Date.now();
         return response;

@@ -8,6 +8,7 @@ import { loadKubeConfig } from '../../../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../../../src/environment/local/environment.js';
 import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { ApiWriter, cachedVersions, configMap, deleteFromEtcd } from './cluster-objects.js';
+import { createKubeTransport } from '../../../src/kube/transport/transport.js';
 
 interface Watched {
   informer: Informer<KubeObject>;
@@ -38,7 +39,7 @@ describe('informer through API server faults (private environment)', () => {
     await writer.createAll(path, names.map((name) => configMap(name)));
     const controller = new AbortController();
     const informer = createInformer<KubeObject>({
-      kc: loadKubeConfig(env.apiServer.kubeconfigPath),
+      transport: createKubeTransport(loadKubeConfig(env.apiServer.kubeconfigPath)),
       path,
       signal: controller.signal,
       silenceMs: 3_000,

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type Frozen, type InformerOptions, type KubeObject } from '../../../src/kube/informer/index.js';
 import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { fakeKubeConfig, fakeServerFor, object, openStream, sendJson, sendList, status, type FakeHandler } from './fake-api-server.js';
+import { createKubeTransport } from '../../../src/kube/transport/transport.js';
 
 type Seen = { type: 'add' | 'delete'; name: string; rv: string } | { type: 'update'; name: string; oldRv: string; rv: string };
 
@@ -16,7 +17,7 @@ const name = (o: Frozen<KubeObject>): string => o.metadata?.name ?? '';
 function startInformer(t: TestContext, port: number, extra: Partial<InformerOptions<KubeObject>> = {}) {
   const controller = new AbortController();
   const informer = createInformer<KubeObject>({
-    kc: fakeKubeConfig(port),
+    transport: createKubeTransport(fakeKubeConfig(port)),
     path: '/api/v1/namespaces/ns/configmaps',
     signal: controller.signal,
     backoff: { initialMs: 20, maxMs: 100 },

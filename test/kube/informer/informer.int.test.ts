@@ -8,14 +8,15 @@ import { createTestNamespace, type TestNamespace } from '../../env/namespaces.js
 import { adminKubeConfig, sharedEnvironment } from '../../env/shared-environment.js';
 import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { ApiWriter, cachedVersions, configMap } from './cluster-objects.js';
+import { createKubeTransport } from '../../../src/kube/transport/transport.js';
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
 }
 
-function startInformer<T extends KubeObject>(t: TestContext, options: Omit<InformerOptions<T>, 'kc' | 'signal'>): Informer<T> {
+function startInformer<T extends KubeObject>(t: TestContext, options: Omit<InformerOptions<T>, 'transport' | 'signal'>): Informer<T> {
   const controller = new AbortController();
-  const informer = createInformer<T>({ kc: adminKubeConfig(), signal: controller.signal, ...options });
+  const informer = createInformer<T>({ transport: createKubeTransport(adminKubeConfig()), signal: controller.signal, ...options });
   t.after(async () => {
     controller.abort();
     await informer.stopped;
@@ -122,7 +123,7 @@ describe('informer against the real API server', () => {
  */
 async function syncRegisterAndStop(path: string, register: (object: ConfigMap) => void): Promise<{ stopped: Promise<void> }> {
   const controller = new AbortController();
-  const informer = createInformer<ConfigMap>({ kc: adminKubeConfig(), signal: controller.signal, path, pageSize: 1000 });
+  const informer = createInformer<ConfigMap>({ transport: createKubeTransport(adminKubeConfig()), signal: controller.signal, path, pageSize: 1000 });
   await informer.ready();
   for (const object of informer.store.list()) register(object);
   controller.abort();

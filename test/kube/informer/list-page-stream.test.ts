@@ -4,6 +4,7 @@ import { constants, createGzip } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { streamListPage } from '../../../src/kube/informer/list-page-stream.js';
 import { fakeKubeConfig, fakeServerFor, object, type FakeApiServer } from './fake-api-server.js';
+import { createKubeTransport } from '../../../src/kube/transport/transport.js';
 
 const PATH = '/api/v1/namespaces/ns/configmaps';
 const items = Array.from({ length: 50 }, (_, i) => object(`o-${i}`, String(i), { text: `line ${i} "quoted" {braces} [brackets] ✓\\` }));
@@ -40,7 +41,7 @@ describe('streamListPage', () => {
         .then(() => ((ended = true), gzip.end()));
     });
     const received: unknown[] = [];
-    const page = await streamListPage(fakeKubeConfig(server.port), PATH, { limit: 50 }, AbortSignal.timeout(10_000), undefined, (item) => {
+    const page = await streamListPage(createKubeTransport(fakeKubeConfig(server.port)), PATH, { limit: 50 }, AbortSignal.timeout(10_000), (item) => {
       received.push(item);
       if (!ended) handedOutBeforeEnd++;
       if (received.length === items.length) allHandedOut();
@@ -57,7 +58,7 @@ describe('streamListPage', () => {
       void dribble((piece) => response.write(piece), last).then(() => response.end());
     });
     const received: unknown[] = [];
-    const page = await streamListPage(fakeKubeConfig(server.port), PATH, {}, AbortSignal.timeout(10_000), undefined, (item) => received.push(item));
+    const page = await streamListPage(createKubeTransport(fakeKubeConfig(server.port)), PATH, {}, AbortSignal.timeout(10_000), (item) => received.push(item));
     assert.deepEqual(page, { resourceVersion: '8', continue: undefined });
     assert.deepEqual(received, items);
   });
@@ -68,7 +69,7 @@ describe('streamListPage', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
       response.end(encoding === 'br' ? 'x' : '{"items":[{"a":1},');
     });
-    const read = (): Promise<unknown> => streamListPage(fakeKubeConfig(server.port), PATH, {}, AbortSignal.timeout(10_000), undefined, () => undefined);
+    const read = (): Promise<unknown> => streamListPage(createKubeTransport(fakeKubeConfig(server.port)), PATH, {}, AbortSignal.timeout(10_000), () => undefined);
     await assert.rejects(read(), /GET \/api\/v1\/namespaces\/ns\/configmaps: the server answered with content-encoding "br"/);
     encoding = 'identity';
     await assert.rejects(read(), /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body ended in the middle of the list, after 1 items\)/);

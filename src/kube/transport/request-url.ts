@@ -1,0 +1,19 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+
+/** Query parameters; undefined values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** The URL of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
+export function requestUrl(kc: KubeConfig, path: string, query: Query = {}): URL {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('the kubeconfig has no current cluster');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  return url;
+}
+
+/** Escapes one path segment (a namespace or name) so it can never change the request's path. */
+export function pathSegment(value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new Error(`${JSON.stringify(value)} is not a valid path segment`);
+  return encodeURIComponent(value);
+}
