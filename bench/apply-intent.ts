@@ -20,16 +20,20 @@ function desiredApplications(): Application[] {
   return Array.from({ length: APPLICATIONS }, (_, i) => {
     const set = `set-${String(Math.floor(i / 100)).padStart(3, '0')}`;
     const app = `app-${String(i % 100).padStart(3, '0')}`;
-    return desiredApplication({
-      apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
-      metadata: { name: `${set}-${app}`, namespace: 'argocd', labels: { 'bench.appset/set': set }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
-      spec: {
-        project: 'default',
-        source: { repoURL: 'https://git.example/org/workload.git', targetRevision: 'v1', path: `apps/${app}` },
-        destination: { server: 'https://kubernetes.default.svc', namespace: app },
-        syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+    return desiredApplication(
+      {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: { name: `${set}-${app}`, namespace: 'argocd', labels: { 'bench.appset/set': set }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+        spec: {
+          project: 'default',
+          source: { repoURL: 'https://git.example/org/workload.git', targetRevision: 'v1', path: `apps/${app}` },
+          destination: { server: 'https://kubernetes.default.svc', namespace: app },
+          syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+        },
       },
-    }, { name: set, namespace: 'argocd', uid: `uid-${set}` });
+      { name: set, namespace: 'argocd', uid: `uid-${set}` },
+    );
   });
 }
 
@@ -70,13 +74,18 @@ function main(): void {
     rounds: ROUNDS,
     currentMsPer10k: roundTo(median(current)),
     firstImplementationMsPer10k: roundTo(median(reference)),
-    microsecondsPerApplication: { current: roundTo((median(current) * 1000) / APPLICATIONS), firstImplementation: roundTo((median(reference) * 1000) / APPLICATIONS) },
+    microsecondsPerApplication: {
+      current: roundTo((median(current) * 1000) / APPLICATIONS),
+      firstImplementation: roundTo((median(reference) * 1000) / APPLICATIONS),
+    },
     pairedRatio: roundTo(median(ratios)),
   };
-  process.stdout.write(`applyIntent on create, ${APPLICATIONS} Applications, median of ${ROUNDS} alternating rounds:\n` +
-    `  current               ${figures.currentMsPer10k} ms (${figures.microsecondsPerApplication.current} µs each)\n` +
-    `  first implementation  ${figures.firstImplementationMsPer10k} ms (${figures.microsecondsPerApplication.firstImplementation} µs each)\n` +
-    `  paired ratio          ${figures.pairedRatio}\n`);
+  process.stdout.write(
+    `applyIntent on create, ${APPLICATIONS} Applications, median of ${ROUNDS} alternating rounds:\n` +
+      `  current               ${figures.currentMsPer10k} ms (${figures.microsecondsPerApplication.current} µs each)\n` +
+      `  first implementation  ${figures.firstImplementationMsPer10k} ms (${figures.microsecondsPerApplication.firstImplementation} µs each)\n` +
+      `  paired ratio          ${figures.pairedRatio}\n`,
+  );
   process.stderr.write(`results written to ${writeBenchResults('apply-intent', figures)}\n`);
 }
 

@@ -70,7 +70,11 @@ interface Figures {
   max: number;
 }
 
-const summary = (samples: readonly number[]): Figures => ({ median: roundTo(median(samples), 3), min: roundTo(Math.min(...samples), 3), max: roundTo(Math.max(...samples), 3) });
+const summary = (samples: readonly number[]): Figures => ({
+  median: roundTo(median(samples), 3),
+  min: roundTo(Math.min(...samples), 3),
+  max: roundTo(Math.max(...samples), 3),
+});
 
 function main(): void {
   const { values } = parseArgs({ options: { baseline: { type: 'string', default: DEFAULT_BASELINE }, runs: { type: 'string', default: '15' } } });
@@ -92,14 +96,26 @@ function main(): void {
     (Object.keys(commands) as Array<keyof typeof commands>).map((name) => {
       const current = summary(samples[name].current);
       const base = summary(samples[name].baseline);
-      return [name, { command: `appset ${commands[name].join(' ').replace(appsetFile, 'small.yaml')}`, current, baseline: base, ratio: roundTo(current.median / base.median, 2), goalSeconds: GOALS_SECONDS[name], meetsGoal: current.median <= GOALS_SECONDS[name] }];
+      return [
+        name,
+        {
+          command: `appset ${commands[name].join(' ').replace(appsetFile, 'small.yaml')}`,
+          current,
+          baseline: base,
+          ratio: roundTo(current.median / base.median, 2),
+          goalSeconds: GOALS_SECONDS[name],
+          meetsGoal: current.median <= GOALS_SECONDS[name],
+        },
+      ];
     }),
   );
   console.log(`appset CLI wall time, median of ${runs} runs each (node ${process.version}; baseline ${values.baseline})`);
   console.log('command                     current s (min..max)    baseline s (min..max)   ratio  goal');
   for (const row of Object.values(figures)) {
     const cell = (f: Figures): string => `${f.median.toFixed(3)} (${f.min.toFixed(3)}..${f.max.toFixed(3)})`.padEnd(24);
-    console.log(`${row.command.padEnd(28)}${cell(row.current)}${cell(row.baseline)}${row.ratio.toFixed(2).padEnd(7)}${row.meetsGoal ? 'met' : 'missed'} (<= ${row.goalSeconds} s)`);
+    console.log(
+      `${row.command.padEnd(28)}${cell(row.current)}${cell(row.baseline)}${row.ratio.toFixed(2).padEnd(7)}${row.meetsGoal ? 'met' : 'missed'} (<= ${row.goalSeconds} s)`,
+    );
   }
   console.log(`wrote ${writeBenchResults('cli', { runs, baseline: values.baseline, figures })}`);
 }

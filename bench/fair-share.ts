@@ -40,7 +40,6 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-
 /** One phase: its own queue name; a worker replica plus a producer replica for the quiet tenant's adds. */
 async function runPhase(redisUrl: string, phase: Phase, round: number): Promise<PhaseFigures> {
   const name = `fair-share-${round}-${phase.replace(/\W+/g, '-')}-${Date.now()}`;
@@ -88,12 +87,27 @@ async function runPhase(redisUrl: string, phase: Phase, round: number): Promise<
   await Promise.all([worker.close(5_000), producer.close(5_000)]);
   console.error(`${phase} (round ${round}): ${latencies.length} samples, ${noisyRuns} noisy runs`);
   const sorted = latencies.sort((a, b) => a - b);
-  return { latencies: sorted, phase, round, samples: sorted.length, p50Ms: roundTo(percentile(sorted, 50)), p99Ms: roundTo(percentile(sorted, 99)), maxMs: roundTo(sorted.at(-1) ?? Number.NaN), noisyRunsPerSecond: Math.round(noisyRuns / (MEASURE_MS / 1000)) };
+  return {
+    latencies: sorted,
+    phase,
+    round,
+    samples: sorted.length,
+    p50Ms: roundTo(percentile(sorted, 50)),
+    p99Ms: roundTo(percentile(sorted, 99)),
+    maxMs: roundTo(sorted.at(-1) ?? Number.NaN),
+    noisyRunsPerSecond: Math.round(noisyRuns / (MEASURE_MS / 1000)),
+  };
 }
 
 /** p99 over every sample of `phase`, all rounds pooled. */
 function pooledP99(rows: readonly PhaseFigures[], phase: Phase): number {
-  return percentile(rows.filter((r) => r.phase === phase).flatMap((r) => r.latencies).sort((a, b) => a - b), 99);
+  return percentile(
+    rows
+      .filter((r) => r.phase === phase)
+      .flatMap((r) => r.latencies)
+      .sort((a, b) => a - b),
+    99,
+  );
 }
 
 async function main(): Promise<void> {
@@ -109,18 +123,33 @@ async function main(): Promise<void> {
     const table = rows.map(({ latencies: _samples, ...row }) => row);
     console.table(table);
     const baselineP99 = pooledP99(rows, 'quiet alone');
-    const paired = rows.filter((r) => r.phase === 'noisy, fair share').map((r) => r.p99Ms / (rows.find((b) => b.phase === 'quiet alone' && b.round === r.round)?.p99Ms ?? Number.NaN));
+    const paired = rows
+      .filter((r) => r.phase === 'noisy, fair share')
+      .map((r) => r.p99Ms / (rows.find((b) => b.phase === 'quiet alone' && b.round === r.round)?.p99Ms ?? Number.NaN));
     const ratios = {
       fairShareP99VsQuietBaseline: roundTo(pooledP99(rows, 'noisy, fair share') / baselineP99),
       fairShareP99VsQuietBaselinePairedMedian: roundTo(median(paired)),
       fifoP99VsQuietBaseline: roundTo(pooledP99(rows, 'noisy, FIFO') / baselineP99),
       target: 2,
     };
-    const pooled = { quietAloneP99Ms: roundTo(baselineP99), fairShareP99Ms: roundTo(pooledP99(rows, 'noisy, fair share')), fifoP99MsAtLeast: roundTo(pooledP99(rows, 'noisy, FIFO')) };
+    const pooled = {
+      quietAloneP99Ms: roundTo(baselineP99),
+      fairShareP99Ms: roundTo(pooledP99(rows, 'noisy, fair share')),
+      fifoP99MsAtLeast: roundTo(pooledP99(rows, 'noisy, FIFO')),
+    };
     console.log('quiet tenant add-to-start p99, pooled over rounds (ms):', pooled);
     console.log('ratios to the quiet baseline (target <= 2):', ratios);
     const file = writeBenchResults('fair-share', {
-      setup: { noisyAppSets: NOISY_APPSETS, quietAppSets: QUIET_APPSETS, concurrency: CONCURRENCY, workMs: WORK_MS, quietAddEveryMs: QUIET_ADD_EVERY_MS, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, rounds: ROUNDS },
+      setup: {
+        noisyAppSets: NOISY_APPSETS,
+        quietAppSets: QUIET_APPSETS,
+        concurrency: CONCURRENCY,
+        workMs: WORK_MS,
+        quietAddEveryMs: QUIET_ADD_EVERY_MS,
+        warmupMs: WARMUP_MS,
+        measureMs: MEASURE_MS,
+        rounds: ROUNDS,
+      },
       results: table,
       pooled,
       ratios,

@@ -18,7 +18,10 @@ import { writeBenchResults } from './results-file.js';
 
 const FIRST_RUNS = 3;
 const STEADY_RUNS = 5;
-const PATTERNS = [{ path: '*/*', exclude: false }, { path: 'team-000/*', exclude: true }];
+const PATTERNS = [
+  { path: '*/*', exclude: false },
+  { path: 'team-000/*', exclude: true },
+];
 const signal = new AbortController().signal;
 const registry = createGeneratorRegistry();
 
@@ -50,7 +53,9 @@ function walkDirectories(root: string, prefix = '', out: string[] = []): string[
 }
 
 function naiveParams(workTree: string): ParamSet[] {
-  return selectPaths(walkDirectories(workTree), PATTERNS, true).sort().map((d) => withPathParams(directoryPathParams(d), ''));
+  return selectPaths(walkDirectories(workTree), PATTERNS, true)
+    .sort()
+    .map((d) => withPathParams(directoryPathParams(d), ''));
 }
 
 /** Baseline first run: a full clone with a working tree, then a walk. */

@@ -40,10 +40,11 @@ async function startClientNode(kc: KubeConfig, path: string, pageSize?: number):
   const page = (_continue?: string): Promise<KubernetesListObject<KubernetesObject>> =>
     custom.listNamespacedCustomObject({ group, version, namespace, plural, limit: pageSize, _continue }) as Promise<KubernetesListObject<KubernetesObject>>;
   // Custom objects come back as plain JSON, so the token is `metadata.continue` (typed lists: `_continue`).
-  const tokenOf = (list: KubernetesListObject<KubernetesObject>): string | undefined => (list.metadata as { continue?: string } | undefined)?.continue || undefined;
+  const tokenOf = (list: KubernetesListObject<KubernetesObject>): string | undefined =>
+    (list.metadata as { continue?: string } | undefined)?.continue || undefined;
   const list = async (): Promise<KubernetesListObject<KubernetesObject>> => {
     const first = await page();
-    for (let token = tokenOf(first); token; ) {
+    for (let token = tokenOf(first); token;) {
       const next = await page(token);
       for (const item of next.items) first.items.push(item);
       first.metadata = next.metadata;
@@ -57,7 +58,10 @@ async function startClientNode(kc: KubeConfig, path: string, pageSize?: number):
 }
 
 /** Starts an informer, measures it synced, stops it; the informer is unreachable once this returns. */
-async function syncMeasureAndStop(start: () => Promise<Running>, gc: () => void): Promise<{ syncMs: number; clientCpuMs: number; heapWithCache: number; cached: number }> {
+async function syncMeasureAndStop(
+  start: () => Promise<Running>,
+  gc: () => void,
+): Promise<{ syncMs: number; clientCpuMs: number; heapWithCache: number; cached: number }> {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const running = await start();
@@ -74,7 +78,8 @@ async function syncMeasureAndStop(start: () => Promise<Running>, gc: () => void)
 async function main(): Promise<void> {
   const [contender, kubeconfig, path, expected] = process.argv.slice(2);
   const start = contender ? CONTENDERS[contender] : undefined;
-  if (!start || !kubeconfig || !path || !expected) throw new Error(`usage: informer-probe <${Object.keys(CONTENDERS).join('|')}> <kubeconfig> <path> <objects>`);
+  if (!start || !kubeconfig || !path || !expected)
+    throw new Error(`usage: informer-probe <${Object.keys(CONTENDERS).join('|')}> <kubeconfig> <path> <objects>`);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   const kc = loadKubeConfig(kubeconfig);

@@ -37,12 +37,19 @@ interface Sample {
   etcdObjects: number;
 }
 
-const CONTENDERS = ['ours-default', 'ours-default-drop-managed-fields', 'ours-paged-500', 'ours-unpaged', 'client-node-makeInformer-paged', 'client-node-makeInformer'] as const;
+const CONTENDERS = [
+  'ours-default',
+  'ours-default-drop-managed-fields',
+  'ours-paged-500',
+  'ours-unpaged',
+  'client-node-makeInformer-paged',
+  'client-node-makeInformer',
+] as const;
 const BASELINE = 'client-node-makeInformer';
 const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
   'ours-default': `createInformer, pages of ${DEFAULT_PAGE_SIZE.toLocaleString('en')} (default)`,
   'ours-default-drop-managed-fields': `createInformer, pages of ${DEFAULT_PAGE_SIZE.toLocaleString('en')}, transform: dropManagedFields`,
-  'ours-paged-500': 'createInformer, pages of 500 (client-go\'s page size)',
+  'ours-paged-500': "createInformer, pages of 500 (client-go's page size)",
   'ours-unpaged': 'createInformer, one page',
   'client-node-makeInformer-paged': `client-node 1.4.0 makeInformer, its list function paging by ${DEFAULT_PAGE_SIZE.toLocaleString('en')}`,
   'client-node-makeInformer': 'client-node 1.4.0 makeInformer (one list, no paging)',
@@ -75,7 +82,9 @@ function cpuMsOf(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * 10;
@@ -86,7 +95,11 @@ async function populate(env: TestEnvironment): Promise<number> {
   try {
     const started = performance.now();
     await writer.send('POST', '/api/v1/namespaces', { metadata: { name: NAMESPACE } });
-    await writer.createAll(PATH, Array.from({ length: OBJECTS }, (_, i) => sampleApplication(NAMESPACE, `app-${String(i).padStart(5, '0')}`)), 32);
+    await writer.createAll(
+      PATH,
+      Array.from({ length: OBJECTS }, (_, i) => sampleApplication(NAMESPACE, `app-${String(i).padStart(5, '0')}`)),
+      32,
+    );
     return (performance.now() - started) / 1000;
   } finally {
     writer.close();
@@ -152,7 +165,14 @@ function report(samples: Map<string, Sample[]>, createSeconds: number): void {
   }));
   console.log('medians; ratios are against client-node measured in the same run (lower is better)');
   console.table(rows);
-  const file = writeBenchResults('informer', { objects: OBJECTS, rounds: ROUNDS, kind: 'argoproj.io/v1alpha1 Application', createSeconds: +createSeconds.toFixed(1), results: rows, samples: summary });
+  const file = writeBenchResults('informer', {
+    objects: OBJECTS,
+    rounds: ROUNDS,
+    kind: 'argoproj.io/v1alpha1 Application',
+    createSeconds: +createSeconds.toFixed(1),
+    results: rows,
+    samples: summary,
+  });
   console.log(`results written to ${file}`);
 }
 

@@ -38,7 +38,10 @@ export function total(counts: CommandCounts): number {
  * Runs `action` while MONITOR watches, and counts the commands clients sent (round trips, at most:
  * a pipeline sends several in one) apart from those that Lua scripts ran inside Redis.
  */
-export async function topLevelCommandsDuring(url: string, action: () => Promise<void>): Promise<{ clientCommands: CommandCounts; scriptCommands: CommandCounts }> {
+export async function topLevelCommandsDuring(
+  url: string,
+  action: () => Promise<void>,
+): Promise<{ clientCommands: CommandCounts; scriptCommands: CommandCounts }> {
   const redis = new Redis(url);
   const monitor = await redis.monitor();
   // ioredis can misread a MONITOR line that races with disconnect as a reply; losing one line is fine.
@@ -67,7 +70,9 @@ export async function topLevelCommandsDuring(url: string, action: () => Promise<
 export function redisBenchmarkRates(port: number, requests = 50_000): Record<string, number> {
   const rates: Record<string, number> = {};
   const run = (label: string, args: string[]): void => {
-    const csv = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-c', '50', '-n', String(requests), '--csv', ...args], { encoding: 'utf8' });
+    const csv = execFileSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-c', '50', '-n', String(requests), '--csv', ...args], {
+      encoding: 'utf8',
+    });
     const line = csv.split('\n').find((l) => /^"[^"]/.test(l) && !l.startsWith('"test"'));
     rates[label] = Number(line?.split(',')[1]?.replaceAll('"', '') ?? Number.NaN);
   };

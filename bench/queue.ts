@@ -39,7 +39,14 @@ function percentile(sorted: number[], p: number): number {
 function figures(subject: string, addedAt: Map<string, number>, starts: Map<string, number>, begin: number, end: number): Figures {
   const latencies = [...starts].map(([key, start]) => start - (addedAt.get(key) ?? start)).sort((a, b) => a - b);
   const seconds = (end - begin) / 1000;
-  return { subject, keys: starts.size, seconds: round(seconds), keysPerSecond: Math.round(starts.size / seconds), latencyP50Ms: round(percentile(latencies, 50)), latencyP99Ms: round(percentile(latencies, 99)) };
+  return {
+    subject,
+    keys: starts.size,
+    seconds: round(seconds),
+    keysPerSecond: Math.round(starts.size / seconds),
+    latencyP50Ms: round(percentile(latencies, 50)),
+    latencyP99Ms: round(percentile(latencies, 99)),
+  };
 }
 
 const keyList = (prefix: string): string[] => Array.from({ length: KEYS }, (_, i) => `${prefix}-${workerKey(i)}`);
@@ -123,7 +130,11 @@ async function roundTripsPerKey(redisUrl: string, dir: string): Promise<{ client
   const producer = new BullMqWorkQueue({ name, connection: { url: redisUrl } });
   try {
     const seen = await topLevelCommandsDuring(redisUrl, async () => {
-      await addAll(producer, Array.from({ length: keys }, (_, i) => workerKey(i)), PARALLEL_ADDS);
+      await addAll(
+        producer,
+        Array.from({ length: keys }, (_, i) => workerKey(i)),
+        PARALLEL_ADDS,
+      );
       await waitFor(() => readRuns(recordFile).filter((run) => run.end !== undefined).length >= keys, { what: 'monitored run', timeoutMs: 60_000 });
     });
     const perKey = (counts: CommandCounts): CommandCounts => Object.fromEntries(Object.entries(counts).map(([c, n]) => [c, round(n / keys)]));
@@ -166,7 +177,14 @@ async function main(): Promise<void> {
     };
     console.log('ratios:', ratios);
     console.log('redis:', { ...redisFigures, redisBenchmarkRequestsPerSecond: undefined });
-    const file = writeBenchResults('queue', { keys: KEYS, concurrencyPerProcess: CONCURRENCY, results: rows, ratios, redis: redisFigures, commandstatsPerRun: { bullmq1: one.commands, bullmq3: three.commands } });
+    const file = writeBenchResults('queue', {
+      keys: KEYS,
+      concurrencyPerProcess: CONCURRENCY,
+      results: rows,
+      ratios,
+      redis: redisFigures,
+      commandstatsPerRun: { bullmq1: one.commands, bullmq3: three.commands },
+    });
     console.log(`written to ${file}`);
   } finally {
     await redis.process.stop();

@@ -16,7 +16,8 @@ const ROUNDS = 3;
 /** The product of the two lists, nested the way a matrix generator merges them. */
 function matrixParams(): ParamSet[] {
   const clusters = Array.from({ length: CLUSTERS }, (_, i) => ({
-    name: `cluster-${i}`, server: `https://10.0.${Math.floor(i / 250)}.${i % 250}:6443`,
+    name: `cluster-${i}`,
+    server: `https://10.0.${Math.floor(i / 250)}.${i % 250}:6443`,
     metadata: { labels: { environment: i % 2 ? 'prod' : 'staging', region: `eu-${i % 4}` } },
   }));
   const apps = Array.from({ length: APPS }, (_, j) => ({
@@ -36,12 +37,24 @@ function applicationSet(go: boolean): ApplicationSetForRender {
       template: {
         metadata: {
           name: t('{{name}}-{{path.basename}}', '{{.name}}-{{.path.basename}}'),
-          labels: { env: t('{{metadata.labels.environment}}', '{{.metadata.labels.environment}}'), team: t('{{path[1]}}', '{{index .path.segments 1}}'), app: t('{{path.basename}}', '{{.path.basename | lower}}') },
+          labels: {
+            env: t('{{metadata.labels.environment}}', '{{.metadata.labels.environment}}'),
+            team: t('{{path[1]}}', '{{index .path.segments 1}}'),
+            app: t('{{path.basename}}', '{{.path.basename | lower}}'),
+          },
           annotations: { region: t('{{metadata.labels.region}}', '{{ .metadata.labels.region | default "none" }}') },
         },
         spec: {
           project: 'default',
-          source: { repoURL: 'https://git.example.test/platform/apps.git', targetRevision: 'HEAD', path: t('{{path}}', '{{.path.path}}'), helm: { releaseName: t('{{path.basename}}-{{name}}', '{{.path.basename}}-{{.name}}'), valueFiles: [t('values-{{metadata.labels.environment}}.yaml', 'values-{{.metadata.labels.environment}}.yaml')] } },
+          source: {
+            repoURL: 'https://git.example.test/platform/apps.git',
+            targetRevision: 'HEAD',
+            path: t('{{path}}', '{{.path.path}}'),
+            helm: {
+              releaseName: t('{{path.basename}}-{{name}}', '{{.path.basename}}-{{.name}}'),
+              valueFiles: [t('values-{{metadata.labels.environment}}.yaml', 'values-{{.metadata.labels.environment}}.yaml')],
+            },
+          },
           destination: { server: t('{{server}}', '{{.server}}'), namespace: t('{{path.basename}}', '{{.path.basename}}') },
           syncPolicy: { automated: { prune: true } },
         },
@@ -53,7 +66,10 @@ function applicationSet(go: boolean): ApplicationSetForRender {
 /** Applications per second over one full render of the ApplicationSet. */
 function measure(go: boolean, engine: () => TemplateEngine, params: ParamSet[]): number {
   const started = performance.now();
-  const apps = renderApplicationSet(applicationSet(go), [{ generatorIndex: 0, params }], { engine: engine(), limits: { timeLimitMs: 600_000, maxOutputBytes: 1e9 } });
+  const apps = renderApplicationSet(applicationSet(go), [{ generatorIndex: 0, params }], {
+    engine: engine(),
+    limits: { timeLimitMs: 600_000, maxOutputBytes: 1e9 },
+  });
   const seconds = (performance.now() - started) / 1000;
   if (apps.length !== params.length) throw new Error('benchmark rendered the wrong number of Applications');
   return apps.length / seconds;
@@ -75,7 +91,9 @@ function measureReconciles(go: boolean, engineFor: () => TemplateEngine, params:
   const started = performance.now();
   for (let i = 0; i < RECONCILES; i++) {
     const offset = (i * APPS_PER_RECONCILE) % (params.length - APPS_PER_RECONCILE);
-    const apps = renderApplicationSet(applicationSet(go), [{ generatorIndex: 0, params: params.slice(offset, offset + APPS_PER_RECONCILE) }], { engine: engineFor() });
+    const apps = renderApplicationSet(applicationSet(go), [{ generatorIndex: 0, params: params.slice(offset, offset + APPS_PER_RECONCILE) }], {
+      engine: engineFor(),
+    });
     if (apps.length !== APPS_PER_RECONCILE) throw new Error('benchmark rendered the wrong number of Applications');
   }
   return (RECONCILES * APPS_PER_RECONCILE) / ((performance.now() - started) / 1000);
@@ -95,8 +113,16 @@ function reconcilePath(params: ParamSet[], figures: Record<string, unknown>): st
       fresh.push(measureReconciles(go, () => new TemplateEngine(), params));
     }
     const ratio = median(shared) / median(fresh);
-    figures[`reconciles-${style}`] = { reconciles: RECONCILES, applicationsPerReconcile: APPS_PER_RECONCILE, replicaEngineAppsPerSecond: Math.round(median(shared)), freshEngineAppsPerSecond: Math.round(median(fresh)), ratio: Math.round(ratio * 10) / 10 };
-    rows.push(`| ${style.padEnd(12)} | ${ratio.toFixed(1).padStart(6)}x | ${Math.round(median(shared)).toString().padStart(16)} | ${Math.round(median(fresh)).toString().padStart(18)} |`);
+    figures[`reconciles-${style}`] = {
+      reconciles: RECONCILES,
+      applicationsPerReconcile: APPS_PER_RECONCILE,
+      replicaEngineAppsPerSecond: Math.round(median(shared)),
+      freshEngineAppsPerSecond: Math.round(median(fresh)),
+      ratio: Math.round(ratio * 10) / 10,
+    };
+    rows.push(
+      `| ${style.padEnd(12)} | ${ratio.toFixed(1).padStart(6)}x | ${Math.round(median(shared)).toString().padStart(16)} | ${Math.round(median(fresh)).toString().padStart(18)} |`,
+    );
   }
   return rows;
 }
@@ -115,15 +141,25 @@ function main(): void {
       baseline.push(measure(go, () => new TemplateEngine(0), params));
     }
     const ratio = median(cached) / median(baseline);
-    figures[style] = { cachedAppsPerSecond: Math.round(median(cached)), compileEveryFieldAppsPerSecond: Math.round(median(baseline)), ratio: Math.round(ratio * 10) / 10, cachedRounds: cached.map(Math.round), baselineRounds: baseline.map(Math.round) };
-    rows.push(`| ${style.padEnd(12)} | ${ratio.toFixed(1).padStart(6)}x | ${Math.round(median(cached)).toString().padStart(12)} | ${Math.round(median(baseline)).toString().padStart(14)} |`);
+    figures[style] = {
+      cachedAppsPerSecond: Math.round(median(cached)),
+      compileEveryFieldAppsPerSecond: Math.round(median(baseline)),
+      ratio: Math.round(ratio * 10) / 10,
+      cachedRounds: cached.map(Math.round),
+      baselineRounds: baseline.map(Math.round),
+    };
+    rows.push(
+      `| ${style.padEnd(12)} | ${ratio.toFixed(1).padStart(6)}x | ${Math.round(median(cached)).toString().padStart(12)} | ${Math.round(median(baseline)).toString().padStart(14)} |`,
+    );
   }
   console.log(`Render ${params.length} Applications (${CLUSTERS} clusters x ${APPS} apps), median of ${ROUNDS} rounds`);
   console.log('| style        | speed-up | cached app/s | compile-each app/s |');
   console.log('|--------------|----------|--------------|--------------------|');
   for (const row of rows) console.log(row);
   const reconcileRows = reconcilePath(params, figures);
-  console.log(`\nThe production path: ${RECONCILES} reconciles of ${APPS_PER_RECONCILE} Applications, the replica's one engine against a fresh engine per reconcile (before the fix)`);
+  console.log(
+    `\nThe production path: ${RECONCILES} reconciles of ${APPS_PER_RECONCILE} Applications, the replica's one engine against a fresh engine per reconcile (before the fix)`,
+  );
   console.log('| style        | speed-up | replica engine app/s | fresh engine app/s |');
   console.log('|--------------|----------|------------------|--------------------|');
   for (const row of reconcileRows) console.log(row);

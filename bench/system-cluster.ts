@@ -43,5 +43,8 @@ export async function applyAll(kc: KubeConfig, objects: readonly Application[], 
       }
     }
   };
-  await pool(objects.map((app) => () => applyWithRetry(app)), concurrency);
+  await pool(
+    objects.map((app) => () => applyWithRetry(app)),
+    concurrency,
+  );
 }

@@ -51,7 +51,12 @@ function cpuMeter(ctx: BenchContext, replicaPids: readonly number[] = []): () =>
   const before = read();
   return () => {
     const after = read();
-    return { apiServer: round(after.apiServer - before.apiServer, 1), etcd: round(after.etcd - before.etcd, 1), replicas: round(after.replicas - before.replicas, 1), benchmark: round(after.benchmark - before.benchmark, 1) };
+    return {
+      apiServer: round(after.apiServer - before.apiServer, 1),
+      etcd: round(after.etcd - before.etcd, 1),
+      replicas: round(after.replicas - before.replicas, 1),
+      benchmark: round(after.benchmark - before.benchmark, 1),
+    };
   };
 }
 
@@ -90,13 +95,19 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
   const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace: space.name };
   // Every step is safe to repeat; the API server, busy with the mass delete, sometimes drops the
   // connection of the one large list (seen once in a probe: "socket hang up"), so a failure tries again.
-  await waitFor(async () => {
-    await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
-    return deleteApplications(ctx, space.name);
-  }, { what: `namespace ${space.name} to be cleared`, timeoutMs: 300_000, intervalMs: 1000 });
+  await waitFor(
+    async () => {
+      await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
+      return deleteApplications(ctx, space.name);
+    },
+    { what: `namespace ${space.name} to be cleared`, timeoutMs: 300_000, intervalMs: 1000 },
+  );
   const left = async (plural: string): Promise<number> =>
     ((await custom.listNamespacedCustomObject({ ...collection, plural, limit: 1 })) as { items: unknown[] }).items.length;
-  await waitFor(async () => (await left('applications')) + (await left('applicationsets')) === 0, { what: `namespace ${space.name} to be empty`, timeoutMs: 300_000 });
+  await waitFor(async () => (await left('applications')) + (await left('applicationsets')) === 0, {
+    what: `namespace ${space.name} to be empty`,
+    timeoutMs: 300_000,
+  });
   await settle(ctx);
 }
 
@@ -115,9 +126,14 @@ async function deleteApplications(ctx: BenchContext, namespace: string, labelSel
   await custom.deleteCollectionNamespacedCustomObject({ ...collection, labelSelector });
   const deleting = (await custom.listNamespacedCustomObject({ ...collection, labelSelector })) as { items: Array<{ metadata: { name: string } }> };
   const dropFinalizers = { metadata: { finalizers: null } };
-  await pool(deleting.items.map(({ metadata }) => () =>
-    custom.patchNamespacedCustomObject({ ...collection, name: metadata.name, body: dropFinalizers }, mergePatch)
-      .catch(unlessGone)), 32);
+  await pool(
+    deleting.items.map(
+      ({ metadata }) =>
+        () =>
+          custom.patchNamespacedCustomObject({ ...collection, name: metadata.name, body: dropFinalizers }, mergePatch).catch(unlessGone),
+    ),
+    32,
+  );
   return true;
 }
 
@@ -138,14 +154,27 @@ async function warmUp(ctx: BenchContext, space: Awaited<ReturnType<typeof worklo
   await createAppSets(ctx.kc, manifests);
   // Every set makes appsPerSet Applications (the git-directory ones list the repository's appsPerSet folders).
   const count = sets * ctx.options.appsPerSet;
-  await waitFor(() => space.watch.extras().length >= count, { what: `the warm-up's ${count} Applications`, timeoutMs: ctx.options.convergeTimeoutSeconds * 1000 });
+  await waitFor(() => space.watch.extras().length >= count, {
+    what: `the warm-up's ${count} Applications`,
+    timeoutMs: ctx.options.convergeTimeoutSeconds * 1000,
+  });
   const custom = ctx.kc.makeApiClient(CustomObjectsApi);
   const names = manifests.map((m) => m.metadata.name);
-  await waitFor(async () => {
-    await pool(names.map((name) => () => custom.deleteNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: space.name, plural: 'applicationsets', name })
-      .catch(unlessGone)), 10);
-    return deleteApplications(ctx, space.name, `bench.appset/set in (${names.join(',')})`);
-  }, { what: 'the warm-up to be deleted', timeoutMs: 300_000, intervalMs: 1000 });
+  await waitFor(
+    async () => {
+      await pool(
+        names.map(
+          (name) => () =>
+            custom
+              .deleteNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: space.name, plural: 'applicationsets', name })
+              .catch(unlessGone),
+        ),
+        10,
+      );
+      return deleteApplications(ctx, space.name, `bench.appset/set in (${names.join(',')})`);
+    },
+    { what: 'the warm-up to be deleted', timeoutMs: 300_000, intervalMs: 1000 },
+  );
   await waitFor(() => space.watch.extras().length === 0, { what: 'the warm-up Applications to be gone', timeoutMs: 300_000 });
   await settle(ctx);
 }
@@ -162,7 +191,7 @@ async function settle(ctx: BenchContext): Promise<void> {
   const pids = [ctx.env.apiServer.process.pid, ctx.env.etcd.process.pid, ctx.env.controllerManager.process.pid].map((pid) => pid ?? 0);
   const used = (): number => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const deadline = Date.now() + 120_000;
-  for (let before = used(); Date.now() < deadline; ) {
+  for (let before = used(); Date.now() < deadline;) {
     await sleep(1000);
     const now = used();
     if (now - before < SETTLE_CORES) return;
@@ -197,15 +226,17 @@ export async function startReplicas(ctx: BenchContext, namespace: string, count:
   const each = ctx.options.totalReconciles / count;
   const replicas: ReplicaProcess[] = [];
   for (let i = 0; i < count; i++) {
-    replicas.push(await ReplicaProcess.start({
-      name: `${namespace}-replica-${i}`,
-      kubeconfigPath: ctx.env.apiServer.kubeconfigPath,
-      namespace,
-      redisUrl: ctx.env.redis.url,
-      logDir: ctx.env.run.logDir,
-      gitCacheDir: mkdtempSync(join(ctx.env.run.root, `git-cache-${namespace}-${i}-`)),
-      args: [`--concurrent-reconciliations=${each}`, ...extraArgs],
-    }));
+    replicas.push(
+      await ReplicaProcess.start({
+        name: `${namespace}-replica-${i}`,
+        kubeconfigPath: ctx.env.apiServer.kubeconfigPath,
+        namespace,
+        redisUrl: ctx.env.redis.url,
+        logDir: ctx.env.run.logDir,
+        gitCacheDir: mkdtempSync(join(ctx.env.run.root, `git-cache-${namespace}-${i}-`)),
+        args: [`--concurrent-reconciliations=${each}`, ...extraArgs],
+      }),
+    );
   }
   return replicas;
 }
@@ -233,7 +264,10 @@ export async function controllerCreate(ctx: BenchContext, count: number, options
   const flags = [...(options.webhookSecret ? ['--webhook-secret=hooks'] : []), ...(options.resyncPeriod ? [`--resync-period=${options.resyncPeriod}`] : [])];
   const replicas = await startReplicas(ctx, space.name, count, flags);
   if (options.warm) await warmUp(ctx, space);
-  const cpu = cpuMeter(ctx, replicas.map((r) => r.process.pid ?? 0));
+  const cpu = cpuMeter(
+    ctx,
+    replicas.map((r) => r.process.pid ?? 0),
+  );
   // The clock runs inside the count, so reading the API server's metrics is not timed.
   const { result: elapsedMs, applies } = await countApplies(ctx, async () => {
     const start = performance.now();
@@ -266,7 +300,9 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
   const requests = requestDelta(requestsBefore, await apiServerRequests(ctx.env));
   const minutes = ctx.options.idleSeconds / 60;
   const perMinute = Object.fromEntries(Object.entries(requests).map(([key, n]) => [key, round(n / minutes, 1)]));
-  const ours = Object.entries(requests).filter(([key]) => /applications|applicationsets|events/.test(key)).reduce((sum, [, n]) => sum + n, 0);
+  const ours = Object.entries(requests)
+    .filter(([key]) => /applications|applicationsets|events/.test(key))
+    .reduce((sum, [, n]) => sum + n, 0);
   return {
     seconds: ctx.options.idleSeconds,
     replicaCores: pids.map((pid, i) => round((cpuSeconds(pid) - (cpuBefore[i] ?? 0)) / ctx.options.idleSeconds, 4)),
@@ -278,15 +314,37 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
 }
 
 /** Push → Application present latencies (ms) over `pushes` signed GitHub pushes, alternating replicas. */
-export async function webhookLatency(ctx: BenchContext, namespace: string, replicas: readonly ReplicaProcess[], secret: string, hooks: GitRepo): Promise<number[]> {
+export async function webhookLatency(
+  ctx: BenchContext,
+  namespace: string,
+  replicas: readonly ReplicaProcess[],
+  secret: string,
+  hooks: GitRepo,
+): Promise<number[]> {
   const custom = ctx.kc.makeApiClient(CustomObjectsApi);
   const G = { group: 'argoproj.io', version: 'v1alpha1' };
   const spec = {
     generators: [{ git: { repoURL: hooks.httpUrl, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: 'apps/*' }] } }],
-    template: { metadata: { name: 'hooked-{{path.basename}}' }, spec: { project: 'default', source: { repoURL: hooks.httpUrl, targetRevision: 'HEAD', path: '{{path}}' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{path.basename}}' } } },
+    template: {
+      metadata: { name: 'hooked-{{path.basename}}' },
+      spec: {
+        project: 'default',
+        source: { repoURL: hooks.httpUrl, targetRevision: 'HEAD', path: '{{path}}' },
+        destination: { server: 'https://kubernetes.default.svc', namespace: '{{path.basename}}' },
+      },
+    },
   };
-  await custom.createNamespacedCustomObject({ ...G, namespace, plural: 'applicationsets', body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'hooked' }, spec } });
-  const exists = (name: string) => custom.getNamespacedCustomObject({ ...G, namespace, plural: 'applications', name }).then(() => true, () => false);
+  await custom.createNamespacedCustomObject({
+    ...G,
+    namespace,
+    plural: 'applicationsets',
+    body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'hooked' }, spec },
+  });
+  const exists = (name: string) =>
+    custom.getNamespacedCustomObject({ ...G, namespace, plural: 'applications', name }).then(
+      () => true,
+      () => false,
+    );
   await waitFor(() => exists('hooked-base'), { what: 'the webhook ApplicationSet to converge', timeoutMs: 120_000 });
   const latencies: number[] = [];
   for (let i = 0; i < ctx.options.pushes; i++) {
@@ -296,7 +354,11 @@ export async function webhookLatency(ctx: BenchContext, namespace: string, repli
     const start = performance.now();
     const response = await fetch(`http://127.0.0.1:${replica?.port ?? 0}/api/webhook`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'push',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+      },
       body,
     });
     if (response.status !== 202) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);

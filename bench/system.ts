@@ -11,7 +11,19 @@ import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
 import { median, roundTo } from './statistics.js';
-import { ceilingCreate, ceilingUpdate, clearNamespace, controllerCreate, controllerUpdate, idleCost, stopReplicas, webhookLatency, WRITES_PER_RECONCILE, type BenchContext, type PhaseCpu } from './system-phases.js';
+import {
+  ceilingCreate,
+  ceilingUpdate,
+  clearNamespace,
+  controllerCreate,
+  controllerUpdate,
+  idleCost,
+  stopReplicas,
+  webhookLatency,
+  WRITES_PER_RECONCILE,
+  type BenchContext,
+  type PhaseCpu,
+} from './system-phases.js';
 
 const WEBHOOK_SECRET = 'system-bench-webhook-secret';
 const ratio = (a: number, b: number): number => roundTo(a / b);
@@ -38,7 +50,11 @@ interface CreateRound {
 }
 
 /** The three phases of a round, in the order round `r` runs them: rotated each round. */
-const PHASE_ORDERS = [['ceiling', 'one', 'two'], ['one', 'two', 'ceiling'], ['two', 'ceiling', 'one']] as const;
+const PHASE_ORDERS = [
+  ['ceiling', 'one', 'two'],
+  ['one', 'two', 'ceiling'],
+  ['two', 'ceiling', 'one'],
+] as const;
 
 /**
  * The create comparison: `--rounds` rounds of the ceiling, one replica and two replicas, the order rotated
@@ -60,14 +76,18 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
   let twoReplicasRssAfterUpdate: number[] = [];
   for (let r = 0; r < ctx.options.rounds; r++) {
     const runCeiling = async () => {
-      progress(`round ${r + 1}/${ctx.options.rounds}: ceiling, ${ctx.options.appSets * ctx.options.appsPerSet} server-side applies, ${writesInFlight} in flight`);
+      progress(
+        `round ${r + 1}/${ctx.options.rounds}: ceiling, ${ctx.options.appSets * ctx.options.appsPerSet} server-side applies, ${writesInFlight} in flight`,
+      );
       const ceiling = await ceilingCreate(ctx, writesInFlight, `ceiling-${r}`);
       const updateSeconds = await ceilingUpdate(ctx, ceiling, writesInFlight);
       await clearNamespace(ctx, ceiling.space);
       return { ...ceiling, updateSeconds };
     };
     const runController = async (count: 1 | 2) => {
-      progress(`round ${r + 1}/${ctx.options.rounds}: controller with ${count} replica(s)${ctx.options.warmUpAppSets > 0 ? `, warmed up on ${ctx.options.warmUpAppSets} ApplicationSets` : ', cold'}`);
+      progress(
+        `round ${r + 1}/${ctx.options.rounds}: controller with ${count} replica(s)${ctx.options.warmUpAppSets > 0 ? `, warmed up on ${ctx.options.warmUpAppSets} ApplicationSets` : ', cold'}`,
+      );
       // The controller's default resync (10 minutes): with the 1-minute stress setting of the idle phase, a
       // full resync of all 100 ApplicationSets landed inside every update wave that ended more than a minute
       // after its replicas started, re-rendering everything and re-applying what the cache had not seen yet.
@@ -79,7 +99,11 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
       await clearNamespace(ctx, run.space);
       return { ...run, updateSeconds: update.seconds, updateApplies: update.applies };
     };
-    const done: Partial<{ ceiling: Awaited<ReturnType<typeof runCeiling>>; one: Awaited<ReturnType<typeof runController>>; two: Awaited<ReturnType<typeof runController>> }> = {};
+    const done: Partial<{
+      ceiling: Awaited<ReturnType<typeof runCeiling>>;
+      one: Awaited<ReturnType<typeof runController>>;
+      two: Awaited<ReturnType<typeof runController>>;
+    }> = {};
     for (const phase of PHASE_ORDERS[r % PHASE_ORDERS.length] ?? PHASE_ORDERS[0]) {
       if (phase === 'ceiling') done.ceiling = await runCeiling();
       else done[phase] = await runController(phase === 'one' ? 1 : 2);
@@ -87,17 +111,25 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
     const { ceiling, one, two } = done;
     if (!ceiling || !one || !two) throw new Error(`round ${r + 1} missed a phase`);
     rounds.push({
-      ceilingSeconds: ceiling.seconds, oneReplicaSeconds: one.seconds, twoReplicasSeconds: two.seconds,
-      ratio: ratio(one.seconds, ceiling.seconds), ratioTwoReplicas: ratio(two.seconds, ceiling.seconds),
+      ceilingSeconds: ceiling.seconds,
+      oneReplicaSeconds: one.seconds,
+      twoReplicasSeconds: two.seconds,
+      ratio: ratio(one.seconds, ceiling.seconds),
+      ratioTwoReplicas: ratio(two.seconds, ceiling.seconds),
       cpuSeconds: { ceiling: ceiling.cpu, oneReplica: one.cpu, twoReplicas: two.cpu },
       applies: { oneReplica: one.applies, twoReplicas: two.applies, oneReplicaUpdate: one.updateApplies, twoReplicasUpdate: two.updateApplies },
       update: {
-        ceilingSeconds: ceiling.updateSeconds, oneReplicaSeconds: one.updateSeconds, twoReplicasSeconds: two.updateSeconds,
-        ratioOneReplica: ratio(one.updateSeconds, ceiling.updateSeconds), ratioTwoReplicas: ratio(two.updateSeconds, ceiling.updateSeconds),
+        ceilingSeconds: ceiling.updateSeconds,
+        oneReplicaSeconds: one.updateSeconds,
+        twoReplicasSeconds: two.updateSeconds,
+        ratioOneReplica: ratio(one.updateSeconds, ceiling.updateSeconds),
+        ratioTwoReplicas: ratio(two.updateSeconds, ceiling.updateSeconds),
       },
     });
-    progress(`round ${r + 1}: ceiling ${ceiling.seconds} s, 1 replica ${one.seconds} s (${ratio(one.seconds, ceiling.seconds)}), 2 replicas ${two.seconds} s (${ratio(two.seconds, ceiling.seconds)}); ` +
-      `update wave: ceiling ${ceiling.updateSeconds} s, 1 replica ${one.updateSeconds} s (${ratio(one.updateSeconds, ceiling.updateSeconds)}), 2 replicas ${two.updateSeconds} s (${ratio(two.updateSeconds, ceiling.updateSeconds)})`);
+    progress(
+      `round ${r + 1}: ceiling ${ceiling.seconds} s, 1 replica ${one.seconds} s (${ratio(one.seconds, ceiling.seconds)}), 2 replicas ${two.seconds} s (${ratio(two.seconds, ceiling.seconds)}); ` +
+        `update wave: ceiling ${ceiling.updateSeconds} s, 1 replica ${one.updateSeconds} s (${ratio(one.updateSeconds, ceiling.updateSeconds)}), 2 replicas ${two.updateSeconds} s (${ratio(two.updateSeconds, ceiling.updateSeconds)})`,
+    );
   }
   return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate };
 }
@@ -114,7 +146,9 @@ async function measure(ctx: BenchContext) {
   progress(`2 cold replicas took ${two.seconds} s; idle for ${ctx.options.idleSeconds} s`);
   const idle = await idleCost(ctx, two.replicas);
   progress(`webhook: ${ctx.options.pushes} pushes`);
-  const hooks = await new GitFixtures(ctx.env.info().gitRoot, ctx.env.info().gitHttpBaseUrl).createRepo('hooks', { 'apps/base/kustomization.yaml': 'resources: []\n' });
+  const hooks = await new GitFixtures(ctx.env.info().gitRoot, ctx.env.info().gitHttpBaseUrl).createRepo('hooks', {
+    'apps/base/kustomization.yaml': 'resources: []\n',
+  });
   const latencies = await webhookLatency(ctx, two.space.name, two.replicas, WEBHOOK_SECRET, hooks);
   const twoErrors = await stopReplicas(two.replicas);
   return {
@@ -154,7 +188,10 @@ async function main(): Promise<void> {
   const abort = new AbortController();
   try {
     const info = env.info();
-    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', { appSets: options.appSets, appsPerSet: options.appsPerSet });
+    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', {
+      appSets: options.appSets,
+      appsPerSet: options.appsPerSet,
+    });
     const figures = await measure({ env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal });
     const machine = machineInfo();
     const result = { options, applications: options.appSets * options.appsPerSet, ...figures };
@@ -171,22 +208,54 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ['machine (shared by every process of the run)', machine],
     ['Applications', String(r.applications)],
     ['writes in flight (controller total = ceiling)', String(r.writesInFlight)],
-    ['converge, 1 replica ÷ ceiling (median of rounds)', `${r.converge.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.oneReplicaSeconds} s ÷ ${x.ceilingSeconds} s = ${x.ratio}`).join('; ')})`],
-    ['converge, 2 replicas ÷ ceiling (median of rounds)', `${r.converge.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.twoReplicasSeconds} s ÷ ${x.ceilingSeconds} s = ${x.ratioTwoReplicas}`).join('; ')})`],
-    ['converge, 2 cold replicas after the rounds ÷ median ceiling', `${r.converge.ratioLastTwoReplicas} (${r.converge.lastTwoReplicasSeconds} s ÷ ${r.converge.ceilingSeconds} s)`],
-    ...r.converge.rounds.flatMap((round, i): Array<[string, string]> => (['ceiling', 'oneReplica', 'twoReplicas'] as const).map((phase): [string, string] => {
-      const cpu = round.cpuSeconds[phase];
-      return [`converge CPU s, round ${i + 1} ${phase}: apiserver / etcd / replicas / bench`, `${cpu.apiServer} / ${cpu.etcd} / ${cpu.replicas} / ${cpu.benchmark}`];
-    })),
-    ['converge CPU s, 2 replicas after the rounds: apiserver / etcd / replicas / bench', `${r.converge.lastTwoReplicasCpuSeconds.apiServer} / ${r.converge.lastTwoReplicasCpuSeconds.etcd} / ${r.converge.lastTwoReplicasCpuSeconds.replicas} / ${r.converge.lastTwoReplicasCpuSeconds.benchmark}`],
-    ['update wave, 1 replica ÷ ceiling (median of rounds)', `${r.updateWave.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.update.oneReplicaSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioOneReplica}`).join('; ')})`],
-    ['update wave, 2 replicas ÷ ceiling (median of rounds)', `${r.updateWave.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.update.twoReplicasSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioTwoReplicas}`).join('; ')})`],
-    ['applies per Application, create / update wave, 1 replica (rounds)', r.converge.rounds.map((x) => `${roundTo(x.applies.oneReplica / r.applications)} / ${roundTo(x.applies.oneReplicaUpdate / r.applications)}`).join('; ')],
-    ['applies per Application, create / update wave, 2 replicas (rounds)', r.converge.rounds.map((x) => `${roundTo(x.applies.twoReplicas / r.applications)} / ${roundTo(x.applies.twoReplicasUpdate / r.applications)}`).join('; ')],
+    [
+      'converge, 1 replica ÷ ceiling (median of rounds)',
+      `${r.converge.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.oneReplicaSeconds} s ÷ ${x.ceilingSeconds} s = ${x.ratio}`).join('; ')})`,
+    ],
+    [
+      'converge, 2 replicas ÷ ceiling (median of rounds)',
+      `${r.converge.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.twoReplicasSeconds} s ÷ ${x.ceilingSeconds} s = ${x.ratioTwoReplicas}`).join('; ')})`,
+    ],
+    [
+      'converge, 2 cold replicas after the rounds ÷ median ceiling',
+      `${r.converge.ratioLastTwoReplicas} (${r.converge.lastTwoReplicasSeconds} s ÷ ${r.converge.ceilingSeconds} s)`,
+    ],
+    ...r.converge.rounds.flatMap((round, i): Array<[string, string]> =>
+      (['ceiling', 'oneReplica', 'twoReplicas'] as const).map((phase): [string, string] => {
+        const cpu = round.cpuSeconds[phase];
+        return [
+          `converge CPU s, round ${i + 1} ${phase}: apiserver / etcd / replicas / bench`,
+          `${cpu.apiServer} / ${cpu.etcd} / ${cpu.replicas} / ${cpu.benchmark}`,
+        ];
+      }),
+    ),
+    [
+      'converge CPU s, 2 replicas after the rounds: apiserver / etcd / replicas / bench',
+      `${r.converge.lastTwoReplicasCpuSeconds.apiServer} / ${r.converge.lastTwoReplicasCpuSeconds.etcd} / ${r.converge.lastTwoReplicasCpuSeconds.replicas} / ${r.converge.lastTwoReplicasCpuSeconds.benchmark}`,
+    ],
+    [
+      'update wave, 1 replica ÷ ceiling (median of rounds)',
+      `${r.updateWave.ratioOneReplica} (rounds: ${r.converge.rounds.map((x) => `${x.update.oneReplicaSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioOneReplica}`).join('; ')})`,
+    ],
+    [
+      'update wave, 2 replicas ÷ ceiling (median of rounds)',
+      `${r.updateWave.ratioTwoReplicas} (rounds: ${r.converge.rounds.map((x) => `${x.update.twoReplicasSeconds} s ÷ ${x.update.ceilingSeconds} s = ${x.update.ratioTwoReplicas}`).join('; ')})`,
+    ],
+    [
+      'applies per Application, create / update wave, 1 replica (rounds)',
+      r.converge.rounds.map((x) => `${roundTo(x.applies.oneReplica / r.applications)} / ${roundTo(x.applies.oneReplicaUpdate / r.applications)}`).join('; '),
+    ],
+    [
+      'applies per Application, create / update wave, 2 replicas (rounds)',
+      r.converge.rounds.map((x) => `${roundTo(x.applies.twoReplicas / r.applications)} / ${roundTo(x.applies.twoReplicasUpdate / r.applications)}`).join('; '),
+    ],
     ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
     ['idle API requests/min (argoproj + events / all)', `${r.idle.requestsPerMinuteArgoprojAndEvents} / ${r.idle.requestsPerMinuteAll}`],
-    ['memory per replica, MiB (1 replica; 2 replicas)', `${r.memoryMiB.oneReplicaAfterConverge.join(', ')}; ${r.memoryMiB.twoReplicasAfterConverge.join(', ')}`],
+    [
+      'memory per replica, MiB (1 replica; 2 replicas)',
+      `${r.memoryMiB.oneReplicaAfterConverge.join(', ')}; ${r.memoryMiB.twoReplicasAfterConverge.join(', ')}`,
+    ],
     ['webhook push -> Application p50 / p99 (ms)', `${r.webhook.p50Ms} / ${r.webhook.p99Ms}`],
     ['unhandled errors in controller logs', String(r.unhandledErrorsInLogs)],
   ];

@@ -37,7 +37,16 @@ interface BatchResult {
  */
 function runNodeTests(files: string[], env: NodeJS.ProcessEnv, concurrency: number): Promise<BatchResult> {
   const tapFile = join(mkdtempSync(join(tmpdir(), 'run-tests-')), 'results.tap');
-  const args = ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, `--test-concurrency=${concurrency}`, ...files];
+  const args = [
+    '--enable-source-maps',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
+    `--test-concurrency=${concurrency}`,
+    ...files,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env });
     const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
@@ -69,7 +78,9 @@ async function main(): Promise<number> {
   let environment: TestEnvironment | undefined;
   if (needsEnvironment) {
     // Every system program first, so a fresh machine learns what it lacks before minutes of builds.
-    extendProcessPath(ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }));
+    extendProcessPath(
+      ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }),
+    );
     // Every Go-built part up front (helm only for the chart tests), with progress, not inside a test's timeout.
     const parts: BinaryPart[] = ['etcd', 'kube', ...(files.some((f) => f.includes(`${sep}chart${sep}`)) ? (['helm'] as const) : [])];
     const buildStarted = performance.now();
@@ -81,7 +92,9 @@ async function main(): Promise<number> {
     console.error('run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git)');
     environment = await TestEnvironment.start();
     env[ENV_INFO_VARIABLE] = environment.writeInfoFile();
-    const steps = Object.entries(environment.timings).map(([step, s]) => `${step} ${s}s`).join(', ');
+    const steps = Object.entries(environment.timings)
+      .map(([step, s]) => `${step} ${s}s`)
+      .join(', ');
     console.error(`run-tests: environment up in ${seconds(started)} s (${steps}); logs in ${environment.run.logDir}`);
   }
   const testsStarted = performance.now();

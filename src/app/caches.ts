@@ -21,7 +21,12 @@ const APPS = '/apis/argoproj.io/v1alpha1';
 export function startControllerInformers(transport: KubeTransport, scope: InformerScope, signal: AbortSignal, log: Logger): ControllerInformers {
   const within = (resource: string): string => (scope.clusterWide ? `${APPS}/${resource}` : `${APPS}/namespaces/${scope.namespace}/${resource}`);
   const common = { transport, signal, log, transform: dropManagedFields };
-  const applicationSets = createInformer<KubeObject>({ ...common, path: within('applicationsets'), resyncMs: scope.resyncMs, indexers: { [GIT_REPO_INDEX]: gitReposOf } });
+  const applicationSets = createInformer<KubeObject>({
+    ...common,
+    path: within('applicationsets'),
+    resyncMs: scope.resyncMs,
+    indexers: { [GIT_REPO_INDEX]: gitReposOf },
+  });
   const applications = createInformer<KubeObject>({ ...common, path: within('applications'), indexers: { [OWNER_UID_INDEX]: ownerUidsOf } });
   const secrets = createInformer<KubeObject>({
     ...common,
@@ -30,9 +35,17 @@ export function startControllerInformers(transport: KubeTransport, scope: Inform
   });
   const projects = createInformer<KubeObject>({ ...common, path: `${APPS}/namespaces/${scope.namespace}/appprojects` });
   const webhookSecret = scope.webhookSecretName
-    ? createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/secrets`, fieldSelector: `metadata.name=${scope.webhookSecretName}` })
+    ? createInformer<KubeObject>({
+        ...common,
+        path: `/api/v1/namespaces/${scope.namespace}/secrets`,
+        fieldSelector: `metadata.name=${scope.webhookSecretName}`,
+      })
     : undefined;
-  const knownHosts = createInformer<KubeObject>({ ...common, path: `/api/v1/namespaces/${scope.namespace}/configmaps`, fieldSelector: `metadata.name=${KNOWN_HOSTS_CONFIGMAP}` });
+  const knownHosts = createInformer<KubeObject>({
+    ...common,
+    path: `/api/v1/namespaces/${scope.namespace}/configmaps`,
+    fieldSelector: `metadata.name=${KNOWN_HOSTS_CONFIGMAP}`,
+  });
   const all = [applicationSets, applications, secrets, projects, knownHosts, ...(webhookSecret ? [webhookSecret] : [])];
   return { applicationSets, applications, secrets, projects, webhookSecret, knownHosts, all };
 }

@@ -41,7 +41,10 @@ export function startHttpRoutes(parts: RouteParts): Promise<OperationsServer> {
       }),
     },
     readiness: [
-      ...informers.all.map((informer) => ({ name: `informer ${informer.health().path}`, check: () => (informer.health().synced ? Promise.resolve() : Promise.reject(new Error('not synced yet'))) })),
+      ...informers.all.map((informer) => ({
+        name: `informer ${informer.health().path}`,
+        check: () => (informer.health().synced ? Promise.resolve() : Promise.reject(new Error('not synced yet'))),
+      })),
       { name: 'work queue', check: () => shared.queue.depth().then(() => undefined) },
     ],
   });

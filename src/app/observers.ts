@@ -49,8 +49,16 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
 /** Per ApplicationSet: its ResourcesUpToDate reason and how many Applications it owns (Argo CD's gauges). */
 function summaries(appsets: readonly unknown[]): Array<{ namespace: string; name: string; resourceUpdateStatus: string; ownedApplications: number }> {
   return appsets.map((raw) => {
-    const appset = raw as { metadata: { namespace?: string; name?: string }; status?: { conditions?: Array<{ type: string; reason?: string }>; resources?: unknown[] } };
+    const appset = raw as {
+      metadata: { namespace?: string; name?: string };
+      status?: { conditions?: Array<{ type: string; reason?: string }>; resources?: unknown[] };
+    };
     const upToDate = appset.status?.conditions?.find((c) => c.type === 'ResourcesUpToDate');
-    return { namespace: appset.metadata.namespace ?? '', name: appset.metadata.name ?? '', resourceUpdateStatus: upToDate?.reason ?? 'Unknown', ownedApplications: appset.status?.resources?.length ?? 0 };
+    return {
+      namespace: appset.metadata.namespace ?? '',
+      name: appset.metadata.name ?? '',
+      resourceUpdateStatus: upToDate?.reason ?? 'Unknown',
+      ownedApplications: appset.status?.resources?.length ?? 0,
+    };
   });
 }

@@ -58,12 +58,17 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   const reconcile = createReconciler(reconcilerDeps(parts, engine, reporter));
   const fresh = withFreshCaches(reconcile, {
     watermarks: shared.watermarks,
-    cacheVersions: { applicationSets: versionOf(informers.applicationSets), applications: versionOf(informers.applications), secrets: versionOf(informers.secrets) },
+    cacheVersions: {
+      applicationSets: versionOf(informers.applicationSets),
+      applications: versionOf(informers.applications),
+      secrets: versionOf(informers.secrets),
+    },
     ...(parts.cacheWaitTimeoutMs === undefined ? {} : { timeoutMs: parts.cacheWaitTimeoutMs }),
     observeWait: observers.cacheWait,
   });
   // Keys reach the queue through the namespace check already; this one guards keys that came through Redis.
-  const guarded: ReconcileFunction = (key, ctx) => (parts.namespaceAllowed(key.split('/')[0] ?? '') ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' }));
+  const guarded: ReconcileFunction = (key, ctx) =>
+    parts.namespaceAllowed(key.split('/')[0] ?? '') ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' });
   const handler = createReconcileHandler({
     queue: shared.queue,
     reconcile: guarded,
@@ -75,7 +80,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     observers.queueAdd();
     // The watermark goes first, so whichever replica runs this add waits for its cache to see the cause.
     // If it cannot be raised the add still goes out: every replica enqueues the key again once it sees the event.
-    const raised = cause ? shared.watermarks.raise(key, cause).catch((error: unknown) => log.warn({ err: error, appset: key }, 'could not record the cause of an add')) : Promise.resolve();
+    const raised = cause
+      ? shared.watermarks.raise(key, cause).catch((error: unknown) => log.warn({ err: error, appset: key }, 'could not record the cause of an add'))
+      : Promise.resolve();
     raised.then(() => shared.queue.add(key)).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
   };
   return { enqueue, handler, engine };

@@ -26,7 +26,12 @@ export function createSharedState(config: ControllerConfig, queueName: string, k
   const queue = createQueue(config, connection, queueName, keys, log);
   if (!connection) return { queue, watermarks: createLocalWatermarks(), pushEpochs: createLocalPushEpochs(), kind: 'memory' };
   const client = sharedStateClient(connection, log);
-  return { queue, watermarks: createRedisWatermarks(client, `appset:${queueName}`), pushEpochs: createRedisPushEpochs(client, `appset:${queueName}`), kind: 'bullmq' };
+  return {
+    queue,
+    watermarks: createRedisWatermarks(client, `appset:${queueName}`),
+    pushEpochs: createRedisPushEpochs(client, `appset:${queueName}`),
+    kind: 'bullmq',
+  };
 }
 
 /**
@@ -40,7 +45,13 @@ function sharedStateClient(connection: RedisConnectionOptions, log: Logger): Ret
   return client;
 }
 
-function createQueue(config: ControllerConfig, connection: RedisConnectionOptions | undefined, name: string, keys: () => Iterable<string>, log: Logger): WorkQueue {
+function createQueue(
+  config: ControllerConfig,
+  connection: RedisConnectionOptions | undefined,
+  name: string,
+  keys: () => Iterable<string>,
+  log: Logger,
+): WorkQueue {
   const common = { concurrency: config.concurrentReconciliations };
   if (!connection) return new MemoryWorkQueue(common);
   return new BullMqWorkQueue({ ...common, name, connection, resync: { intervalMs: config.resyncPeriodMs, keys }, logger: log });

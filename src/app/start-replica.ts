@@ -40,15 +40,30 @@ export interface StartOptions {
  */
 export async function startController(config: ControllerConfig, kc: KubeConfig, log: Logger, options: StartOptions = {}): Promise<RunningController> {
   const abort = new AbortController();
-  const namespaceAllowed = (namespace: string): boolean => namespace === config.namespace || matchesNamespacePattern(config.applicationSetNamespaces, namespace);
-  const scope = { namespace: config.namespace, clusterWide: config.applicationSetNamespaces.length > 0, resyncMs: config.resyncPeriodMs, ...(config.webhookSecret ? { webhookSecretName: config.webhookSecret } : {}) };
+  const namespaceAllowed = (namespace: string): boolean =>
+    namespace === config.namespace || matchesNamespacePattern(config.applicationSetNamespaces, namespace);
+  const scope = {
+    namespace: config.namespace,
+    clusterWide: config.applicationSetNamespaces.length > 0,
+    resyncMs: config.resyncPeriodMs,
+    ...(config.webhookSecret ? { webhookSecretName: config.webhookSecret } : {}),
+  };
   // One transport: one connection pool and one credential policy for every list, watch and write.
   const transport = createKubeTransport(kc);
   const informerTransport = options.informerKubeConfig ? createKubeTransport(options.informerKubeConfig) : transport;
   const informers = startControllerInformers(informerTransport, scope, abort.signal, log);
   const shared = createSharedState(config, options.queueName ?? 'appset-controller', () => informers.applicationSets.store.keys(), log);
   const observers = createObservers(informers, shared.queue);
-  const pipeline = createPipeline({ config, transport, informers, shared, observers, namespaceAllowed, log, ...(options.cacheWaitTimeoutMs === undefined ? {} : { cacheWaitTimeoutMs: options.cacheWaitTimeoutMs }) });
+  const pipeline = createPipeline({
+    config,
+    transport,
+    informers,
+    shared,
+    observers,
+    namespaceAllowed,
+    log,
+    ...(options.cacheWaitTimeoutMs === undefined ? {} : { cacheWaitTimeoutMs: options.cacheWaitTimeoutMs }),
+  });
   routeEvents(informers, { enqueue: pipeline.enqueue, namespaceAllowed });
   const server = await startHttpRoutes({ config, informers, shared, observers, pipeline, namespaceAllowed, log });
   const ready = Promise.all(informers.all.map((informer) => informer.ready())).then(() => {

@@ -1,6 +1,5 @@
 import type { CommandOptions, CommandValues } from '../config/option-table.js';
 
-
 /** Where a command writes its output; injected so tests can capture it. */
 export interface CommandIo {
   out(text: string): void;

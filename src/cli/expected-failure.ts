@@ -14,7 +14,23 @@ export class ExpectedFailure extends AppsetError {
 }
 
 /** Node's error codes for a problem outside the program: a file, a connection, a permission. */
-const ENVIRONMENT_CODES = new Set(['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EPERM', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EADDRINUSE', 'EADDRNOTAVAIL', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const ENVIRONMENT_CODES = new Set([
+  'ENOENT',
+  'EACCES',
+  'EISDIR',
+  'ENOTDIR',
+  'EPERM',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 
 /** True for an error that says what is wrong around the program rather than inside it. */
 export function isExpectedFailure(error: unknown): error is Error {

@@ -24,13 +24,6 @@ export function formatCommandHelp(command: Command): string {
     return { flag: `${short}--${name}${value}`, help: command.optionHelp[name] ?? '' };
   });
   const width = Math.max(...flags.map((f) => f.flag.length));
-  const lines = [
-    `Usage: ${command.usage}`,
-    '',
-    command.description,
-    '',
-    'Options:',
-    ...flags.map((f) => `  ${f.flag.padEnd(width)}  ${f.help}`),
-  ];
+  const lines = [`Usage: ${command.usage}`, '', command.description, '', 'Options:', ...flags.map((f) => `  ${f.flag.padEnd(width)}  ${f.help}`)];
   return lines.join('\n') + '\n';
 }

@@ -65,7 +65,9 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   // Ctrl-C is the command's own: a graceful stop once running (src/cli/commands/local.ts).
   const env = await TestEnvironment.start({ exitOnSignals: false });
   const info = env.info();
-  const steps = Object.entries(env.timings).map(([step, s]) => `${step} ${s} s`).join(', ');
+  const steps = Object.entries(env.timings)
+    .map(([step, s]) => `${step} ${s} s`)
+    .join(', ');
   progress(`local cluster up in ${((performance.now() - started) / 1000).toFixed(1)} s (${steps})`);
   const replicas: RunningController[] = [];
   try {
@@ -75,7 +77,14 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
     const webhookSecret = randomBytes(16).toString('hex');
     await createNamespacesAndSecrets(transport, repo.httpUrl, info, webhookSecret);
     const config = readControllerConfig(
-      { namespace: 'argocd', 'applicationset-namespaces': ['team-a'], 'redis-url': info.redisUrl, 'listen-address': '127.0.0.1:0', 'allow-local-repos': true, 'webhook-secret': WEBHOOK_SECRET_NAME },
+      {
+        namespace: 'argocd',
+        'applicationset-namespaces': ['team-a'],
+        'redis-url': info.redisUrl,
+        'listen-address': '127.0.0.1:0',
+        'allow-local-repos': true,
+        'webhook-secret': WEBHOOK_SECRET_NAME,
+      },
       {},
     );
     // Each replica gets a Git cache of its own inside this run's folder, as each pod has its own volume:
@@ -119,12 +128,22 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
 }
 
 /** The namespaces of the examples, the monorepo's repository Secret and the webhook Secret. */
-async function createNamespacesAndSecrets(transport: KubeTransport, repoUrl: string, info: { gitUsername: string; gitPassword: string }, webhookSecret: string): Promise<void> {
+async function createNamespacesAndSecrets(
+  transport: KubeTransport,
+  repoUrl: string,
+  info: { gitUsername: string; gitPassword: string },
+  webhookSecret: string,
+): Promise<void> {
   const create = (path: string, body: object): Promise<void> => transport.send({ method: 'POST', path, body });
   for (const name of ['argocd', 'team-a']) await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   // Shared: the tenant team-a reads the monorepo too, and tenants use only project-scoped or shared Secrets.
   const labels = { [SECRET_TYPE_LABEL]: 'repository', [SHARED_CREDENTIALS_LABEL]: 'true' };
-  await create('/api/v1/namespaces/argocd/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'monorepo', labels }, stringData: { url: repoUrl, username: info.gitUsername, password: info.gitPassword } });
+  await create('/api/v1/namespaces/argocd/secrets', {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'monorepo', labels },
+    stringData: { url: repoUrl, username: info.gitUsername, password: info.gitPassword },
+  });
   const webhook = { [SECRET_KEYS.gitea]: webhookSecret };
   await create('/api/v1/namespaces/argocd/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: WEBHOOK_SECRET_NAME }, stringData: webhook });
 }
@@ -141,7 +160,8 @@ async function applyManifests(transport: KubeTransport, manifestFile: string | u
       const object = doc.toJS() as { apiVersion?: string; kind?: string; metadata?: { namespace?: string } } | null;
       if (!object) continue;
       const collection = object.apiVersion === 'argoproj.io/v1alpha1' ? ARGO_COLLECTIONS[object.kind ?? ''] : undefined;
-      if (!collection) throw new Error(`${file}: appset local creates ApplicationSets, AppProjects and Applications, not ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);
+      if (!collection)
+        throw new Error(`${file}: appset local creates ApplicationSets, AppProjects and Applications, not ${object.apiVersion ?? '?'} ${object.kind ?? '?'}`);
       const namespace = pathSegment(object.metadata?.namespace ?? 'argocd');
       await transport.send({ method: 'POST', path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/${collection}`, body: object });
     }
@@ -149,7 +169,13 @@ async function applyManifests(transport: KubeTransport, manifestFile: string | u
 }
 
 /** Delivers a push to the first replica that takes it; a failure is one warning, the poll still catches up. */
-async function forwardPush(replicas: readonly RunningController[], secret: string, repoUrl: string, refs: Parameters<typeof sendPushWebhooks>[2], log: Logger): Promise<void> {
+async function forwardPush(
+  replicas: readonly RunningController[],
+  secret: string,
+  repoUrl: string,
+  refs: Parameters<typeof sendPushWebhooks>[2],
+  log: Logger,
+): Promise<void> {
   let problem = 'no replica is running';
   for (const replica of replicas) {
     try {
@@ -175,7 +201,11 @@ async function waitForApplications(transport: KubeTransport, atLeast: number): P
   const deadline = Date.now() + 60_000;
   let names: string[] = [];
   while (Date.now() < deadline) {
-    const list = await transport.request<{ items: Array<{ metadata: { namespace?: string; name?: string } }> }>({ method: 'GET', path: '/apis/argoproj.io/v1alpha1/applications', idempotent: true });
+    const list = await transport.request<{ items: Array<{ metadata: { namespace?: string; name?: string } }> }>({
+      method: 'GET',
+      path: '/apis/argoproj.io/v1alpha1/applications',
+      idempotent: true,
+    });
     names = list.items.map((app) => `${app.metadata.namespace ?? ''}/${app.metadata.name ?? ''}`).sort();
     if (names.length >= atLeast) return names;
     await new Promise((resolve) => setTimeout(resolve, 250));

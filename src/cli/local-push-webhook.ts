@@ -30,17 +30,27 @@ export async function sendPushWebhooks(target: PushWebhookTarget, repoUrl: strin
       after: moved.after,
       repository: { clone_url: repoUrl, html_url: repoUrl.replace(/\.git$/, ''), default_branch: 'main' },
     });
-    statuses.push(await post(target.url, body, { 'x-gitea-event': 'push', 'x-gitea-delivery': randomUUID(), 'x-gitea-signature': createHmac('sha256', target.secret).update(body).digest('hex') }));
+    statuses.push(
+      await post(target.url, body, {
+        'x-gitea-event': 'push',
+        'x-gitea-delivery': randomUUID(),
+        'x-gitea-signature': createHmac('sha256', target.secret).update(body).digest('hex'),
+      }),
+    );
   }
   return statuses;
 }
 
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: 5_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: 5_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`webhook to ${url} timed out`)));
     req.on('error', reject);
     req.end(body);

@@ -24,7 +24,11 @@ const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceac
  * Argo CD, ApplicationSets may override the policy by default only while no --policy is given.
  * Throws a ConfigError listing every invalid setting.
  */
-export function readControllerConfig(flags: CommandValues, env: NodeJS.ProcessEnv = process.env, namespaceFile = SERVICE_ACCOUNT_NAMESPACE_FILE): ControllerConfig {
+export function readControllerConfig(
+  flags: CommandValues,
+  env: NodeJS.ProcessEnv = process.env,
+  namespaceFile = SERVICE_ACCOUNT_NAMESPACE_FILE,
+): ControllerConfig {
   const values = readSettings(controllerSettings, flags, env);
   const problems = redisSettingProblems(values);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -45,7 +45,12 @@ export function oneOf<T extends string>(allowed: readonly T[]): (raw: string) =>
 
 /** A comma-separated list; empty items are dropped. */
 export function parseList(raw: string): readonly string[] {
-  return Object.freeze(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  return Object.freeze(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
 }
 
 /** `host:port` or `:port` (all interfaces). */

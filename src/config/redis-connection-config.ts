@@ -19,7 +19,8 @@ export function redisSettingProblems(s: RedisSettings): string[] {
   const sentinel = s.redisSentinels.length > 0;
   if (s.redisUrl && sentinel) problems.push('--redis-url and --redis-sentinels exclude each other: give one');
   if (sentinel && !s.redisSentinelMaster) problems.push('--redis-sentinels needs --redis-sentinel-master, the name of the master the Sentinels watch');
-  if (!sentinel && (s.redisSentinelMaster || s.redisSentinelPassword)) problems.push('--redis-sentinel-master and --redis-sentinel-password need --redis-sentinels');
+  if (!sentinel && (s.redisSentinelMaster || s.redisSentinelPassword))
+    problems.push('--redis-sentinel-master and --redis-sentinel-password need --redis-sentinels');
   if (s.redisTls && !sentinel) problems.push('--redis-tls is for Sentinel mode; with --redis-url, use a rediss:// URL for TLS');
   const tls = s.redisTls || s.redisUrl?.startsWith('rediss:') === true;
   if (s.redisTlsCaFile && !tls) problems.push('--redis-tls-ca-file needs TLS: a rediss:// URL, or --redis-tls with Sentinels');

@@ -50,9 +50,19 @@ export function missingMessage(command: string, missing: readonly Prerequisite[]
   const lines = ['missing programs, so nothing was built or started:'];
   for (const p of missing) lines.push(`  ${p.program.padEnd(width)}  ${p.why}`);
   const packages = debianPackagesFor(missing);
-  if (installFailure !== undefined) lines.push('', `apt-get could not install them:`, ...installFailure.trim().split('\n').slice(-5).map((l) => `  ${l}`));
+  if (installFailure !== undefined)
+    lines.push(
+      '',
+      `apt-get could not install them:`,
+      ...installFailure
+        .trim()
+        .split('\n')
+        .slice(-5)
+        .map((l) => `  ${l}`),
+    );
   lines.push('', 'Install them with:');
-  if (packages.length > 0) lines.push(`  ${surroundings.isRoot ? '' : 'sudo '}apt-get update && ${surroundings.isRoot ? '' : 'sudo '}apt-get install -y ${packages.join(' ')}`);
+  if (packages.length > 0)
+    lines.push(`  ${surroundings.isRoot ? '' : 'sudo '}apt-get update && ${surroundings.isRoot ? '' : 'sudo '}apt-get install -y ${packages.join(' ')}`);
   for (const p of missing) if (p.manualInstall !== undefined) lines.push(`  ${p.program}: ${p.manualInstall}`);
   lines.push(`then run ${command} again.`);
   return lines.join('\n');
@@ -61,7 +71,10 @@ export function missingMessage(command: string, missing: readonly Prerequisite[]
 /** apt-get update, then a quiet non-interactive install; the output is kept for a failure message. */
 function aptGetInstall(packages: readonly string[], aptGet: string): string | undefined {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...packages]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...packages],
+  ]) {
     const result = spawnSync(aptGet, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (result.status !== 0) return `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`;
   }

@@ -22,7 +22,11 @@ export interface Prerequisite {
 export const MINIMUM_GO = '1.26.0';
 
 const git: Prerequisite = { program: 'git', why: 'reads and serves the Git repositories', debianPackage: 'git' };
-const gitHttpBackend: Prerequisite = { program: 'git-http-backend', why: "serves the local Git repositories over HTTP (part of Debian's git)", debianPackage: 'git' };
+const gitHttpBackend: Prerequisite = {
+  program: 'git-http-backend',
+  why: "serves the local Git repositories over HTTP (part of Debian's git)",
+  debianPackage: 'git',
+};
 const redis: Prerequisite = { program: 'redis-server', why: 'holds the work queue that the controller replicas share', debianPackage: 'redis-server' };
 const flock: Prerequisite = { program: 'flock', why: 'lets one build of the servers run at a time', debianPackage: 'util-linux' };
 const go: Prerequisite = {
@@ -31,7 +35,12 @@ const go: Prerequisite = {
   manualInstall: `Go ${MINIMUM_GO} or newer from https://go.dev/doc/install (Debian's golang-go is older)`,
   alsoAt: ['/usr/local/go/bin/go'],
 };
-const sshd: Prerequisite = { program: 'sshd', why: 'serves Git over SSH in the SSH credential tests', debianPackage: 'openssh-server', onlyAt: '/usr/sbin/sshd' };
+const sshd: Prerequisite = {
+  program: 'sshd',
+  why: 'serves Git over SSH in the SSH credential tests',
+  debianPackage: 'openssh-server',
+  onlyAt: '/usr/sbin/sshd',
+};
 const sshKeygen: Prerequisite = { program: 'ssh-keygen', why: 'makes the keys of the SSH credential tests', debianPackage: 'openssh-client' };
 const ssh: Prerequisite = { program: 'ssh', why: 'carries Git over SSH in the SSH credential tests', debianPackage: 'openssh-client' };
 

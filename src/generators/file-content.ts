@@ -18,7 +18,8 @@ export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[]
     throw new GitError('not-utf8', where, 'file is not valid UTF-8');
   }
   const depth = flowNestingDepth(text);
-  if (depth > MAX_PARAM_DEPTH) throw new GitError('malformed', where, `file nests [ ] or { } more than ${MAX_PARAM_DEPTH} levels deep; parameters may nest at most ${MAX_PARAM_DEPTH}`);
+  if (depth > MAX_PARAM_DEPTH)
+    throw new GitError('malformed', where, `file nests [ ] or { } more than ${MAX_PARAM_DEPTH} levels deep; parameters may nest at most ${MAX_PARAM_DEPTH}`);
   let parsed: unknown;
   try {
     parsed = parseYaml(text, { schema: 'core', maxAliasCount: 100, uniqueKeys: true });

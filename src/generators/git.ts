@@ -39,7 +39,7 @@ export function parseGitSpec(raw: unknown): GitSpec {
   const where = { repoURL, revision };
   const directories = readPathPatterns(body.directories, 'git.directories', where);
   const files = readPathPatterns(body.files, 'git.files', where);
-  if ((directories.length > 0) === (files.length > 0)) {
+  if (directories.length > 0 === files.length > 0) {
     throw new GeneratorSpecError('git', 'needs exactly one of "directories" or "files", with at least one path');
   }
   return {

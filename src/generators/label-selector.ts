@@ -26,8 +26,10 @@ export function parseLabelSelector(value: unknown, field: string): LabelSelector
     const operator = readString(entry.operator, `${where}.operator`);
     if (!OPERATORS.has(operator)) throw new GeneratorSpecError(`${where}.operator`, `must be In, NotIn, Exists or DoesNotExist, got "${operator}"`);
     const values = readArray(entry.values, `${where}.values`).map((v, j) => readString(v, `${where}.values[${j}]`));
-    if ((operator === 'In' || operator === 'NotIn') && values.length === 0) throw new GeneratorSpecError(`${where}.values`, `must not be empty for ${operator}`);
-    if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) throw new GeneratorSpecError(`${where}.values`, `must be empty for ${operator}`);
+    if ((operator === 'In' || operator === 'NotIn') && values.length === 0)
+      throw new GeneratorSpecError(`${where}.values`, `must not be empty for ${operator}`);
+    if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0)
+      throw new GeneratorSpecError(`${where}.values`, `must be empty for ${operator}`);
     return { key: readString(entry.key, `${where}.key`), operator: operator as SelectorRequirement['operator'], values };
   });
   return { matchLabels, matchExpressions };

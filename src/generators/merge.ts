@@ -21,10 +21,12 @@ export function createMergeGenerator(registry: GeneratorRegistry): Generator {
       const results = await Promise.all(children.map((c, i) => registry.generateEntry(c, ctx, `merge.generators[${i}]`)));
       const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0).entries()];
       const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1));
-      return base.map(([key, set]) => overrides.reduce((acc, index) => {
-        const match = index.get(key);
-        return match ? overrideParamSet(acc, match) : acc;
-      }, set));
+      return base.map(([key, set]) =>
+        overrides.reduce((acc, index) => {
+          const match = index.get(key);
+          return match ? overrideParamSet(acc, match) : acc;
+        }, set),
+      );
     },
     requeueAfterMs: (spec) => childRequeue(registry, readChildGenerators(spec, 'merge'), 'merge'),
   };

@@ -78,7 +78,10 @@ export function combineParamSets(a: ParamSet, b: ParamSet, prefix = ''): ParamSe
     if (existing === undefined || !Object.hasOwn(out, key)) out[key] = value;
     else if (isParamSet(existing) && isParamSet(value)) out[key] = combineParamSets(existing, value, name);
     else if (JSON.stringify(existing) !== JSON.stringify(value)) {
-      throw new GeneratorSpecError('matrix', `both generators set parameter "${name}" to different values (${JSON.stringify(existing)} and ${JSON.stringify(value)}); use pathParamPrefix or rename one`);
+      throw new GeneratorSpecError(
+        'matrix',
+        `both generators set parameter "${name}" to different values (${JSON.stringify(existing)} and ${JSON.stringify(value)}); use pathParamPrefix or rename one`,
+      );
     }
   }
   return out;

@@ -40,7 +40,8 @@ export class GeneratorRegistry {
     const entry = readObject(raw, field);
     const keys = Object.keys(entry).filter((k) => k !== 'selector' && entry[k] !== undefined && entry[k] !== null);
     if (keys.includes('template')) throw new GeneratorSpecError(`${field}.template`, 'generator-level template overrides are not supported');
-    if (keys.length !== 1) throw new GeneratorSpecError(field, `must name exactly one generator (${this.names.join(', ')}), found ${keys.length === 0 ? 'none' : keys.join(', ')}`);
+    if (keys.length !== 1)
+      throw new GeneratorSpecError(field, `must name exactly one generator (${this.names.join(', ')}), found ${keys.length === 0 ? 'none' : keys.join(', ')}`);
     const name = keys[0] as string;
     if (NOT_SUPPORTED.has(name)) throw new GeneratorSpecError(`${field}.${name}`, 'this Argo CD generator is not supported by this controller');
     const generator = this.byName.get(name);

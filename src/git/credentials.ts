@@ -2,7 +2,6 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { normalizeGitUrl } from '../model/git-url.js';
 import { SECRET_TYPE_LABEL, secretValue } from '../model/secrets.js';
 
-
 /** How to authenticate to one repository. Never logged, never put in arguments or on disk. */
 export type GitCredentials =
   | { kind: 'basic'; username: string; password: string }
@@ -23,7 +22,6 @@ export interface ResolvedCredentials {
 
 /** Supplies the repository Secrets visible to a caller (already filtered by tenancy). */
 export type RepositorySecretsProvider = () => readonly V1Secret[];
-
 
 /**
  * Finds credentials for `repoURL` the way Argo CD does, among the Secrets the caller may use: a

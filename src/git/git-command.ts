@@ -20,7 +20,8 @@ export interface GitCommandOptions {
 }
 
 /** ssh for calls without an SSH session: no config, no key, no known host, so it cannot connect anywhere. */
-const NO_SSH_COMMAND = 'ssh -F /dev/null -o IdentityFile=none -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null';
+const NO_SSH_COMMAND =
+  'ssh -F /dev/null -o IdentityFile=none -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=/dev/null -o GlobalKnownHostsFile=/dev/null';
 
 /** Environment variables the askpass script reads; set only in the child's environment. */
 export const ASKPASS_USERNAME_VARIABLE = 'APPSET_GIT_USERNAME';
@@ -72,7 +73,11 @@ async function execute(args: readonly string[], options: GitCommandOptions, raw:
  * reads (or, for a bearer token, as an environment-provided config entry), never in argv or on disk.
  */
 function childEnvironment(options: GitCommandOptions): Record<string, string> {
-  const config: [string, string][] = [['credential.helper', ''], ['core.hooksPath', '/dev/null'], ['protocol.ext.allow', 'never']];
+  const config: [string, string][] = [
+    ['credential.helper', ''],
+    ['core.hooksPath', '/dev/null'],
+    ['protocol.ext.allow', 'never'],
+  ];
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.cwd,
@@ -103,13 +108,31 @@ function childEnvironment(options: GitCommandOptions): Record<string, string> {
 /** Maps git's stderr to a kind, keeping only its text (it never echoes the password). */
 function classify(error: unknown, options: GitCommandOptions): GitError {
   const text = scrub(error instanceof Error ? error.message : String(error), options.credentials);
-  const firstLines = text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join('; ');
+  const firstLines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .join('; ');
   if (/host key verification failed|no \S+ host key is known|remote host identification has changed/i.test(text)) {
-    const said = text.split('\n').map((l) => l.trim()).filter((l) => /host key|identification|offending/i.test(l)).slice(0, 3).join('; ');
-    return new GitError('host-key', options.where, `SSH host key verification failed: the host key of ${knownHostsName(options.where.repoURL)} is not in the known hosts (${KNOWN_HOSTS_SOURCE}) or does not match them: ${said}`);
+    const said = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /host key|identification|offending/i.test(l))
+      .slice(0, 3)
+      .join('; ');
+    return new GitError(
+      'host-key',
+      options.where,
+      `SSH host key verification failed: the host key of ${knownHostsName(options.where.repoURL)} is not in the known hosts (${KNOWN_HOSTS_SOURCE}) or does not match them: ${said}`,
+    );
   }
   if (/load key .*: (invalid format|error in libcrypto)|incorrect passphrase/i.test(text)) {
-    return new GitError('auth', options.where, 'the SSH private key could not be loaded (not a valid key, or protected by a passphrase, which is not supported)');
+    return new GitError(
+      'auth',
+      options.where,
+      'the SSH private key could not be loaded (not a valid key, or protected by a passphrase, which is not supported)',
+    );
   }
   if (/authentication failed|could not read (username|password)|terminal prompts disabled|returned error: 40[13]|permission denied \(publickey/i.test(text)) {
     return new GitError('auth', options.where, `authentication failed (check the repository credentials): ${firstLines}`);
@@ -131,7 +154,8 @@ function scrub(text: string, credentials: GitCredentials | undefined): string {
 function secretParts(credentials: GitCredentials | undefined): string[] {
   if (credentials?.kind === 'basic') return [credentials.password];
   if (credentials?.kind === 'bearer') return [credentials.token];
-  if (credentials?.kind === 'ssh') return [credentials.privateKey, ...credentials.privateKey.split(/\r?\n/).filter((l) => l.length >= 16 && !l.startsWith('-----'))];
+  if (credentials?.kind === 'ssh')
+    return [credentials.privateKey, ...credentials.privateKey.split(/\r?\n/).filter((l) => l.length >= 16 && !l.startsWith('-----'))];
   return [];
 }
 

@@ -27,9 +27,8 @@ export function isAbbreviatedSha(value: string): boolean {
  * name such as `refs/heads/main`. Undefined when no ref matches (it may still be a SHA).
  */
 export function commitForRevision(refs: RemoteRefs, revision: string): string | undefined {
-  const candidates = revision === 'HEAD'
-    ? ['HEAD']
-    : [`refs/heads/${revision}`, `refs/tags/${revision}^{}`, `refs/tags/${revision}`, `${revision}^{}`, revision];
+  const candidates =
+    revision === 'HEAD' ? ['HEAD'] : [`refs/heads/${revision}`, `refs/tags/${revision}^{}`, `refs/tags/${revision}`, `${revision}^{}`, revision];
   for (const ref of candidates) {
     const sha = refs.get(ref);
     if (sha) return sha;

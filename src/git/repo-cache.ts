@@ -110,7 +110,13 @@ export class RepoCache implements GitReader {
   }
 
   /** Resolves `revision` to a commit, fetching only when that commit is not in the local copy yet. */
-  private async resolveRevisionAs(access: RepoAccess, repoURL: string, revision: string, signal: AbortSignal, options: ResolveOptions | undefined): Promise<string> {
+  private async resolveRevisionAs(
+    access: RepoAccess,
+    repoURL: string,
+    revision: string,
+    signal: AbortSignal,
+    options: ResolveOptions | undefined,
+  ): Promise<string> {
     validateRepoURL(repoURL);
     const rev = revision === '' ? 'HEAD' : revision;
     validateRevision(repoURL, rev);
@@ -129,7 +135,14 @@ export class RepoCache implements GitReader {
     return reuse ? { maxAgeMs, epochs: this.options.pushEpochs } : { maxAgeMs: 0 };
   }
 
-  private async resolveWith(repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, freshness: RefsFreshness): Promise<string> {
+  private async resolveWith(
+    repoURL: string,
+    rev: string,
+    where: GitLocation,
+    credentials: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+    freshness: RefsFreshness,
+  ): Promise<string> {
     const dir = this.repoDir(repoURL);
     const lsRemote = (s: AbortSignal): Promise<string> => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote');
     const refs = await this.remoteRefs.read(where, credentials, signal, lsRemote, freshness);
@@ -200,14 +213,28 @@ export class RepoCache implements GitReader {
     return listing;
   }
 
-  private async ensureCommit(dir: string, repoURL: string, sha: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
+  private async ensureCommit(
+    dir: string,
+    repoURL: string,
+    sha: string,
+    where: GitLocation,
+    credentials: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+  ): Promise<string> {
     if (await this.hasCommit(dir, sha, where, signal)) return sha;
     await this.fetch(dir, repoURL, where, credentials, signal);
     if (await this.hasCommit(dir, sha, where, signal)) return sha;
     throw new GitError('unknown-revision', where, `commit ${sha} is not reachable from any branch or tag`);
   }
 
-  private async resolveSha(dir: string, repoURL: string, rev: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<string> {
+  private async resolveSha(
+    dir: string,
+    repoURL: string,
+    rev: string,
+    where: GitLocation,
+    credentials: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+  ): Promise<string> {
     const local = await this.revParse(dir, rev, where, signal);
     if (local) return local;
     await this.fetch(dir, repoURL, where, credentials, signal);
@@ -226,7 +253,10 @@ export class RepoCache implements GitReader {
   private async hasCommit(dir: string, sha: string, where: GitLocation, signal: AbortSignal): Promise<boolean> {
     const key = `${dir}@${sha}`;
     if (this.knownCommits.has(key)) return true;
-    const present = await runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(() => true, (e: unknown) => rethrowCancel(e));
+    const present = await runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(
+      () => true,
+      (e: unknown) => rethrowCancel(e),
+    );
     if (present) this.knownCommits.add(key);
     return present;
   }
@@ -237,7 +267,14 @@ export class RepoCache implements GitReader {
     return out === false || out.trim() === '' ? undefined : out.trim();
   }
 
-  private async network(args: string[], cwd: string, where: GitLocation, found: ResolvedCredentials | undefined, signal: AbortSignal, stat: 'lsRemote' | 'fetch'): Promise<string> {
+  private async network(
+    args: string[],
+    cwd: string,
+    where: GitLocation,
+    found: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+    stat: 'lsRemote' | 'fetch',
+  ): Promise<string> {
     const askPassPath = await this.askPass();
     const credentials = found?.credentials;
     const options: GitCommandOptions = { cwd, timeoutMs: this.options.networkTimeoutMs ?? 120_000, signal, askPassPath, credentials, where };
@@ -246,7 +283,13 @@ export class RepoCache implements GitReader {
       this.options.onNetworkRequest?.({ repoURL: where.repoURL, type: stat === 'fetch' ? 'fetch' : 'ls-remote' });
       if (!isSshURL(where.repoURL)) return runGit(args, options);
       // A fresh key folder per git process: it exists only while that process runs.
-      const session = { tempRoot: this.options.sshTempRoot ?? tmpdir(), knownHosts: this.options.knownHosts, connectTimeoutSeconds: this.options.sshConnectTimeoutSeconds ?? 30, where, secretName: found?.source.secret };
+      const session = {
+        tempRoot: this.options.sshTempRoot ?? tmpdir(),
+        knownHosts: this.options.knownHosts,
+        connectTimeoutSeconds: this.options.sshConnectTimeoutSeconds ?? 30,
+        where,
+        secretName: found?.source.secret,
+      };
       return withSshSession(credentials, session, (sshCommand) => runGit(args, { ...options, sshCommand }));
     };
     return withRetries(this.options.retry ?? DEFAULT_RETRY_POLICY, signal, run);
@@ -297,7 +340,11 @@ export class RepoCache implements GitReader {
     if (!(error instanceof GitError) || error.kind !== 'auth' || !access.usesSecret) return error;
     const withheld = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
     if (!withheld || withheld.source.secret === used?.source.secret) return error;
-    return new GitError('auth', where, `${error.message.slice(describeLocation(where).length + 2)}; Secret ${withheld.source.secret} matches this repository but is not scoped to this ApplicationSet's AppProject (nor marked shared), so it was not used`);
+    return new GitError(
+      'auth',
+      where,
+      `${error.message.slice(describeLocation(where).length + 2)}; Secret ${withheld.source.secret} matches this repository but is not scoped to this ApplicationSet's AppProject (nor marked shared), so it was not used`,
+    );
   }
 
   private credentialsFor(where: GitLocation, access: RepoAccess): ResolvedCredentials | undefined {
@@ -305,7 +352,11 @@ export class RepoCache implements GitReader {
     const usable = access.usesSecret;
     const found = findCredentials(where.repoURL, usable ? secrets.filter(usable) : secrets);
     if (found?.credentials.kind === 'ssh' && !isSshURL(where.repoURL)) {
-      throw new GitError('invalid-input', where, `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`);
+      throw new GitError(
+        'invalid-input',
+        where,
+        `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`,
+      );
     }
     return found;
   }

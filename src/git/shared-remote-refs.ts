@@ -45,8 +45,16 @@ export class SharedRemoteRefs {
   constructor(private readonly maxKept = DEFAULT_MAX_KEPT) {}
 
   /** Recent refs the caller accepts, or the refs of an `ls-remote` (run, or joined, after this call). */
-  async read(where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal, lsRemote: (signal: AbortSignal) => Promise<string>, freshness?: RefsFreshness): Promise<RemoteRefs> {
-    const identity = createHash('sha256').update(JSON.stringify([credentials?.source ?? null, credentials?.credentials ?? null])).digest('hex');
+  async read(
+    where: GitLocation,
+    credentials: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+    lsRemote: (signal: AbortSignal) => Promise<string>,
+    freshness?: RefsFreshness,
+  ): Promise<RemoteRefs> {
+    const identity = createHash('sha256')
+      .update(JSON.stringify([credentials?.source ?? null, credentials?.credentials ?? null]))
+      .digest('hex');
     const key = `${where.repoURL}\n${identity}`;
     const calledAt = performance.now();
     // Read before the ls-remote: refs read now are at least as new as the pushes counted so far. Read

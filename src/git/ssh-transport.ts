@@ -58,7 +58,9 @@ export function buildSshCommand(spec: SshCommandSpec): string {
 
 function shellSafePath(path: string): string {
   if (!SHELL_SAFE_PATH.test(path)) {
-    throw new Error(`refusing to put the path ${JSON.stringify(path)} into GIT_SSH_COMMAND: only letters, digits and ._/+- are allowed; set a plain temporary folder`);
+    throw new Error(
+      `refusing to put the path ${JSON.stringify(path)} into GIT_SSH_COMMAND: only letters, digits and ._/+- are allowed; set a plain temporary folder`,
+    );
   }
   return path;
 }
@@ -78,7 +80,11 @@ export interface SshSessionOptions {
  * Runs `call` with a GIT_SSH_COMMAND for one git process. The key (if any) and the known hosts are
  * written to a fresh 0700 folder as 0600 files and the folder is removed afterwards, whatever happens.
  */
-export async function withSshSession<T>(credentials: GitCredentials | undefined, options: SshSessionOptions, call: (sshCommand: string) => Promise<T>): Promise<T> {
+export async function withSshSession<T>(
+  credentials: GitCredentials | undefined,
+  options: SshSessionOptions,
+  call: (sshCommand: string) => Promise<T>,
+): Promise<T> {
   const key = credentials?.kind === 'ssh' ? normalisedKey(credentials.privateKey, options) : undefined;
   const checkHostKey = !(credentials?.kind === 'ssh' && credentials.insecureIgnoreHostKey);
   const dir = await mkdtemp(join(options.tempRoot, 'appset-ssh-'));

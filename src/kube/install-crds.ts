@@ -18,7 +18,9 @@ export function crdsDirectory(): string {
  * they are, so no key (`x-kubernetes-preserve-unknown-fields`, `enum`) is lost on the way.
  */
 export function readCrds(dir = crdsDirectory()): V1CustomResourceDefinition[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort();
   return files.flatMap((file) =>
     parseAllDocuments(readFileSync(join(dir, file), 'utf8'))
       .map((doc) => doc.toJS() as V1CustomResourceDefinition | null)

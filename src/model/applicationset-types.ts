@@ -31,7 +31,10 @@ export interface GeneratorOutput {
 export interface Application {
   apiVersion: 'argoproj.io/v1alpha1';
   kind: 'Application';
-  metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] } & Record<string, unknown>;
+  metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] } & Record<
+    string,
+    unknown
+  >;
   spec: Record<string, unknown>;
 }
 

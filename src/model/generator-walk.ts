@@ -44,5 +44,7 @@ export function walkGenerators(spec: unknown, depth = 0): GeneratorEntry[] {
 
 /** The specs of every generator of one kind (`git`, `clusters`, ...), nested ones included. */
 export function generatorsOfKind(spec: unknown, kind: string): unknown[] {
-  return walkGenerators(spec).filter((entry) => entry.kind === kind).map((entry) => entry.spec);
+  return walkGenerators(spec)
+    .filter((entry) => entry.kind === kind)
+    .map((entry) => entry.spec);
 }

@@ -57,9 +57,14 @@ export class BullMqWorkQueue implements WorkQueue {
   private closed = false;
 
   constructor(private readonly options: BullMqWorkQueueOptions) {
-    if (!/^[A-Za-z0-9._-]+$/.test(options.name)) throw new TypeError(`queue name ${JSON.stringify(options.name)} may only contain letters, digits, '.', '_', '-'`);
+    if (!/^[A-Za-z0-9._-]+$/.test(options.name))
+      throw new TypeError(`queue name ${JSON.stringify(options.name)} may only contain letters, digits, '.', '_', '-'`);
     validateWorkQueueOptions(options);
-    for (const [option, value] of [['lockDurationMs', options.lockDurationMs], ['stalledIntervalMs', options.stalledIntervalMs], ['resync.intervalMs', options.resync?.intervalMs]] as const) {
+    for (const [option, value] of [
+      ['lockDurationMs', options.lockDurationMs],
+      ['stalledIntervalMs', options.stalledIntervalMs],
+      ['resync.intervalMs', options.resync?.intervalMs],
+    ] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${option} must be a finite number of ms > 0, got ${value}`);
     }
     this.prefix = queuePrefix(options.connection, options.prefix);

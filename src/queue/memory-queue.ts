@@ -99,7 +99,8 @@ export class MemoryWorkQueue implements WorkQueue {
       const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
       const outcome = await Promise.race([drained, timedOut]);
       clearTimeout(timer);
-      if (outcome === 'timeout') for (const controller of this.running.values()) controller.abort(new Error(`work queue closed: drain timed out after ${timeoutMs} ms`));
+      if (outcome === 'timeout')
+        for (const controller of this.running.values()) controller.abort(new Error(`work queue closed: drain timed out after ${timeoutMs} ms`));
     }
     this.closed = true;
   }

@@ -2,7 +2,10 @@
 export class SlidingWindowLimiter {
   private readonly starts: number[] = [];
 
-  constructor(private readonly max: number, private readonly durationMs: number) {
+  constructor(
+    private readonly max: number,
+    private readonly durationMs: number,
+  ) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`rate limit max must be a positive integer, got ${max}`);
     if (!Number.isFinite(durationMs) || durationMs <= 0) throw new RangeError(`rate limit duration must be > 0 ms, got ${durationMs}`);
   }

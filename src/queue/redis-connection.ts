@@ -23,9 +23,12 @@ export type ConnectionRole = 'producer' | 'worker';
 /** Throws a clear error unless exactly one of url, sentinel, cluster is given and it is well formed. */
 export function validateConnectionOptions(options: RedisConnectionOptions): void {
   const given = (['url', 'sentinel', 'cluster'] as const).filter((name) => options[name] !== undefined);
-  if (given.length !== 1) throw new TypeError(`redis connection needs exactly one of url, sentinel, cluster; got ${given.length === 0 ? 'none' : given.join(', ')}`);
-  if (options.url !== undefined && !/^rediss?:\/\//.test(options.url)) throw new TypeError(`redis url must start with redis:// or rediss://, got ${JSON.stringify(redact(options.url))}`);
-  if (options.sentinel && (options.sentinel.sentinels.length === 0 || !options.sentinel.name)) throw new TypeError('redis sentinel needs at least one sentinel and the master name');
+  if (given.length !== 1)
+    throw new TypeError(`redis connection needs exactly one of url, sentinel, cluster; got ${given.length === 0 ? 'none' : given.join(', ')}`);
+  if (options.url !== undefined && !/^rediss?:\/\//.test(options.url))
+    throw new TypeError(`redis url must start with redis:// or rediss://, got ${JSON.stringify(redact(options.url))}`);
+  if (options.sentinel && (options.sentinel.sentinels.length === 0 || !options.sentinel.name))
+    throw new TypeError('redis sentinel needs at least one sentinel and the master name');
   if (options.cluster && options.cluster.nodes.length === 0) throw new TypeError('redis cluster needs at least one node');
 }
 
@@ -34,7 +37,11 @@ export function createRedisClient(options: RedisConnectionOptions, role: Connect
   validateConnectionOptions(options);
   // Workers must wait out a Redis restart rather than fail commands; producers fail after a few tries
   // so that an add during an outage reports an error to its caller instead of hanging forever.
-  const base: RedisOptions = { ...options.redisOptions, lazyConnect, maxRetriesPerRequest: role === 'worker' ? null : (options.redisOptions?.maxRetriesPerRequest ?? 20) };
+  const base: RedisOptions = {
+    ...options.redisOptions,
+    lazyConnect,
+    maxRetriesPerRequest: role === 'worker' ? null : (options.redisOptions?.maxRetriesPerRequest ?? 20),
+  };
   if (options.url !== undefined) return new Redis(options.url, base);
   if (options.sentinel) {
     const { sentinels, name, sentinelPassword, tls } = options.sentinel;
@@ -51,7 +58,8 @@ export function createRedisClient(options: RedisConnectionOptions, role: Connect
  * touch many keys at once), so the prefix is wrapped in a hash tag unless it already has one.
  */
 export function queuePrefix(options: RedisConnectionOptions, prefix = 'appset'): string {
-  if (!/^[A-Za-z0-9._{}-]+$/.test(prefix)) throw new TypeError(`queue prefix ${JSON.stringify(prefix)} may only contain letters, digits, '.', '_', '-', '{', '}'`);
+  if (!/^[A-Za-z0-9._{}-]+$/.test(prefix))
+    throw new TypeError(`queue prefix ${JSON.stringify(prefix)} may only contain letters, digits, '.', '_', '-', '{', '}'`);
   if (options.cluster && !/\{[^}]+\}/.test(prefix)) return `{${prefix}}`;
   return prefix;
 }

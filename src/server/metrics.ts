@@ -80,12 +80,42 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     },
   });
   return {
-    reconcileSeconds: new Histogram({ name: 'argocd_appset_reconcile', help: 'ApplicationSet reconcile duration in seconds.', labelNames: ['namespace', 'name'], registers }),
-    reconcileErrors: new Counter({ name: 'appset_reconcile_errors_total', help: 'Reconciles that ended in an error, by condition reason.', labelNames: ['reason'], registers }),
-    applicationWrites: new Counter({ name: 'appset_application_writes_total', help: 'Application writes by operation (create, update, delete) and result.', labelNames: ['operation', 'result'], registers }),
-    generatorSeconds: new Histogram({ name: 'appset_generator_duration_seconds', help: 'Generator run time in seconds, by generator.', labelNames: ['generator'], registers }),
-    gitSeconds: new Histogram({ name: 'appset_git_duration_seconds', help: 'Git operation time in seconds, by operation.', labelNames: ['operation'], registers }),
-    gitRequests: new Counter({ name: 'argocd_git_request_total', help: 'Git requests that reached a remote, by repository and type (ls-remote, fetch).', labelNames: ['repo', 'request_type'], registers }),
+    reconcileSeconds: new Histogram({
+      name: 'argocd_appset_reconcile',
+      help: 'ApplicationSet reconcile duration in seconds.',
+      labelNames: ['namespace', 'name'],
+      registers,
+    }),
+    reconcileErrors: new Counter({
+      name: 'appset_reconcile_errors_total',
+      help: 'Reconciles that ended in an error, by condition reason.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    applicationWrites: new Counter({
+      name: 'appset_application_writes_total',
+      help: 'Application writes by operation (create, update, delete) and result.',
+      labelNames: ['operation', 'result'],
+      registers,
+    }),
+    generatorSeconds: new Histogram({
+      name: 'appset_generator_duration_seconds',
+      help: 'Generator run time in seconds, by generator.',
+      labelNames: ['generator'],
+      registers,
+    }),
+    gitSeconds: new Histogram({
+      name: 'appset_git_duration_seconds',
+      help: 'Git operation time in seconds, by operation.',
+      labelNames: ['operation'],
+      registers,
+    }),
+    gitRequests: new Counter({
+      name: 'argocd_git_request_total',
+      help: 'Git requests that reached a remote, by repository and type (ls-remote, fetch).',
+      labelNames: ['repo', 'request_type'],
+      registers,
+    }),
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),
     queueRetries: new Counter({
       name: 'appset_queue_retries_total',
@@ -112,7 +142,12 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       buckets: [0, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
       registers,
     }),
-    webhookRequests: new Counter({ name: 'appset_webhook_requests_total', help: 'Webhook requests by provider and result.', labelNames: ['provider', 'result'], registers }),
+    webhookRequests: new Counter({
+      name: 'appset_webhook_requests_total',
+      help: 'Webhook requests by provider and result.',
+      labelNames: ['provider', 'result'],
+      registers,
+    }),
     webhookEnqueuedPerPush: new Histogram({
       name: 'appset_webhook_enqueued_applicationsets',
       help: 'ApplicationSets enqueued per accepted push.',

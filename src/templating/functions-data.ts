@@ -21,7 +21,12 @@ export function goJson(value: unknown, indent = '', htmlEscape = true): string {
 function sortKeys(value: unknown): unknown {
   if (value instanceof MissingValue || value === undefined) return null;
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (isPlainMap(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+  if (isPlainMap(value))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k])]),
+    );
   return value;
 }
 
@@ -117,12 +122,19 @@ export function goSprintf(format: unknown, ...values: unknown[]): string {
     if (next >= values.length) return `%!${verb}(MISSING)`;
     const v = values[next++];
     switch (verb) {
-      case 's': case 'v': return goFormat(v);
-      case 'd': return typeof v === 'number' ? String(Math.trunc(v)) : `%!d(${goFormat(v)})`;
-      case 'q': return goQuote(stringValue(v));
-      case 't': return typeof v === 'boolean' ? String(v) : `%!t(${goFormat(v)})`;
-      case 'f': return typeof v === 'number' ? v.toFixed(6) : `%!f(${goFormat(v)})`;
-      default: throw new TemplateProblem(`printf: the verb '${whole}' is not supported`);
+      case 's':
+      case 'v':
+        return goFormat(v);
+      case 'd':
+        return typeof v === 'number' ? String(Math.trunc(v)) : `%!d(${goFormat(v)})`;
+      case 'q':
+        return goQuote(stringValue(v));
+      case 't':
+        return typeof v === 'boolean' ? String(v) : `%!t(${goFormat(v)})`;
+      case 'f':
+        return typeof v === 'number' ? v.toFixed(6) : `%!f(${goFormat(v)})`;
+      default:
+        throw new TemplateProblem(`printf: the verb '${whole}' is not supported`);
     }
   });
 }

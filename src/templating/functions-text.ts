@@ -15,7 +15,9 @@ export function intArg(value: unknown, fn: string): number {
 
 /** Argo CD's `normalize` (SanitizeName): lowercase, anything but [-a-z0-9.] becomes '-', at most 253, trim '-' and '.'. */
 export function normalize(name: unknown): string {
-  const lowered = stringValue(name).toLowerCase().replace(/[^-a-z0-9.]/g, '-');
+  const lowered = stringValue(name)
+    .toLowerCase()
+    .replace(/[^-a-z0-9.]/g, '-');
   return lowered.slice(0, 253).replace(/^[-.]+|[-.]+$/g, '');
 }
 
@@ -30,7 +32,10 @@ export function slugify(...args: unknown[]): string {
   const smart = args.length > 2 ? Boolean(args[1]) : true;
   let slug = normalize(name);
   if (!smart && slug.length >= maxSize) slug = slug.slice(0, maxSize);
-  slug = slug.replace(/[^a-zA-Z0-9_-]/g, '-').replace(/-+/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+  slug = slug
+    .replace(/[^a-zA-Z0-9_-]/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
   if (smart && maxSize > 0 && slug.length > maxSize) {
     const cut = slug.lastIndexOf('-', maxSize);
     slug = cut >= 0 ? slug.slice(0, cut) : slug.slice(0, maxSize);
@@ -82,17 +87,26 @@ export function indent(count: unknown, value: unknown): string {
 
 /** Go's `%q` for a string (sprig `quote`): double-quoted with backslash escapes. */
 export function goQuote(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/\\u007f/g, '\\x7f');
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/\\u007f/g, '\\x7f');
 }
 
 /** sprig `quote`: each non-nil argument quoted, joined by spaces. */
 export function quote(...values: unknown[]): string {
-  return values.filter((v) => v !== undefined && v !== null).map((v) => goQuote(stringValue(v))).join(' ');
+  return values
+    .filter((v) => v !== undefined && v !== null)
+    .map((v) => goQuote(stringValue(v)))
+    .join(' ');
 }
 
 /** sprig `squote`: each non-nil argument in single quotes, joined by spaces. */
 export function squote(...values: unknown[]): string {
-  return values.filter((v) => v !== undefined && v !== null).map((v) => `'${stringValue(v)}'`).join(' ');
+  return values
+    .filter((v) => v !== undefined && v !== null)
+    .map((v) => `'${stringValue(v)}'`)
+    .join(' ');
 }
 
 /** sprig `b64dec`: strict standard base64, refused with an error when invalid (sprig would print the error text). */

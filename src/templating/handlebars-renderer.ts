@@ -14,9 +14,8 @@ export class HandlebarsRenderer implements Renderer {
 
   /** Renders the string leaves (and keys) of `template`; throws RenderError naming field and parameter. */
   render(template: unknown, params: ParamSet, options: RenderOptions): unknown {
-    const missing: MissingMode = options.goTemplate && options.goTemplateOptions.includes('missingkey=error')
-      ? 'error'
-      : options.keepMissingParameters ? 'keep' : 'strict';
+    const missing: MissingMode =
+      options.goTemplate && options.goTemplateOptions.includes('missingkey=error') ? 'error' : options.keepMissingParameters ? 'keep' : 'strict';
     const scope = { missing, patch: false, budget: new RenderBudget(this.limits.timeLimitMs, this.limits.maxOutputBytes) };
     const style = options.goTemplate ? 'goTemplate' : 'fasttemplate';
     return renderTree(template, undefined, (text) => this.engine.render(style, text, params, scope));

@@ -37,9 +37,16 @@ export function subExpression(helper: string, params: HbsNode[]): HbsNode {
 /** `{{#name params}}body{{else}}inverse{{/name}}`. */
 export function block(helper: string, params: HbsNode[], body: HbsNode[], inverse: HbsNode[]): HbsNode {
   return {
-    type: 'BlockStatement', path: helperPath(helper), params, hash: undefined,
-    program: program(body), inverse: inverse.length ? program(inverse) : undefined,
-    openStrip: NO_STRIP, inverseStrip: NO_STRIP, closeStrip: NO_STRIP, loc: LOC,
+    type: 'BlockStatement',
+    path: helperPath(helper),
+    params,
+    hash: undefined,
+    program: program(body),
+    inverse: inverse.length ? program(inverse) : undefined,
+    openStrip: NO_STRIP,
+    inverseStrip: NO_STRIP,
+    closeStrip: NO_STRIP,
+    loc: LOC,
   };
 }
 

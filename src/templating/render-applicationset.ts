@@ -1,8 +1,14 @@
 import yaml from 'js-yaml';
 import type { ParamSet } from '../model/params.js';
 import {
-  DEFAULT_RENDER_LIMITS, MISSING_PARAMETERS_ANNOTATION,
-  type Application, type ApplicationSetForRender, type ApplicationTemplate, type GeneratorOutput, type RenderedApplication, type RenderLimits,
+  DEFAULT_RENDER_LIMITS,
+  MISSING_PARAMETERS_ANNOTATION,
+  type Application,
+  type ApplicationSetForRender,
+  type ApplicationTemplate,
+  type GeneratorOutput,
+  type RenderedApplication,
+  type RenderLimits,
 } from '../model/applicationset-types.js';
 import { TemplateEngine, type TemplateStyle } from './engine.js';
 import { applyStrategicPatch, mergeGeneratorTemplate } from './template-merge.js';
@@ -26,7 +32,8 @@ const GO_TEMPLATE_OPTIONS = new Set(['missingkey=error', 'missingkey=zero', 'mis
 export function missingModeOf(appset: ApplicationSetForRender): MissingMode {
   const options = appset.spec.goTemplateOptions ?? [];
   for (const option of options) {
-    if (!GO_TEMPLATE_OPTIONS.has(option)) throw new RenderError(`unknown option '${option}'; supported: ${[...GO_TEMPLATE_OPTIONS].join(', ')}`, 'spec.goTemplateOptions');
+    if (!GO_TEMPLATE_OPTIONS.has(option))
+      throw new RenderError(`unknown option '${option}'; supported: ${[...GO_TEMPLATE_OPTIONS].join(', ')}`, 'spec.goTemplateOptions');
   }
   if (appset.spec.goTemplate === true && options.includes('missingkey=error')) return 'error';
   const annotation = appset.metadata.annotations?.[MISSING_PARAMETERS_ANNOTATION];
@@ -46,7 +53,9 @@ function describeParams(generatorIndex: number, paramIndex: number, params: Para
 function templateFor(appset: ApplicationSetForRender, generatorIndex: number): ApplicationTemplate {
   const generator = appset.spec.generators[generatorIndex];
   if (!generator) throw new RenderError(`there is no generator ${generatorIndex}`, 'spec.generators');
-  const override = Object.values(generator).map((g) => (isPlainMap(g) ? g['template'] : undefined)).find(isPlainMap);
+  const override = Object.values(generator)
+    .map((g) => (isPlainMap(g) ? g['template'] : undefined))
+    .find(isPlainMap);
   return (override ? mergeGeneratorTemplate(override, appset.spec.template) : appset.spec.template) as ApplicationTemplate;
 }
 
@@ -62,13 +71,21 @@ interface RenderContext {
 /** Renders, patches, namespaces and validates the Application of one parameter set. */
 function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): Application {
   const render = (scope: RenderScope) => (text: string) => ctx.engine.render(ctx.style, text, params, scope);
-  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as {
+    metadata: Record<string, unknown>;
+    spec: Record<string, unknown>;
+  };
   let app: Record<string, unknown> = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...rendered };
   const finalizers = rendered.metadata['finalizers'];
   if (!ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion && (!Array.isArray(finalizers) || finalizers.length === 0)) {
     rendered.metadata['finalizers'] = [RESOURCES_FINALIZER];
   }
-  if (ctx.appset.spec.templatePatch !== undefined) app = patched(ctx, app, renderField('templatePatch', () => render(ctx.patchScope)(ctx.appset.spec.templatePatch ?? '')));
+  if (ctx.appset.spec.templatePatch !== undefined)
+    app = patched(
+      ctx,
+      app,
+      renderField('templatePatch', () => render(ctx.patchScope)(ctx.appset.spec.templatePatch ?? '')),
+    );
   const metadata = isPlainMap(app['metadata']) ? app['metadata'] : {};
   app['metadata'] = { ...metadata, namespace: ctx.appset.metadata.namespace };
   validateApplication(app);
@@ -105,8 +122,11 @@ export function renderApplicationSet(
   const budget = new RenderBudget(limits.timeLimitMs, limits.maxOutputBytes);
   const missing = missingModeOf(appset);
   const ctx: RenderContext = {
-    appset, engine: options.engine ?? new TemplateEngine(), style: appset.spec.goTemplate ? 'goTemplate' : 'fasttemplate',
-    scope: { missing, patch: false, budget }, patchScope: { missing, patch: true, budget },
+    appset,
+    engine: options.engine ?? new TemplateEngine(),
+    style: appset.spec.goTemplate ? 'goTemplate' : 'fasttemplate',
+    scope: { missing, patch: false, budget },
+    patchScope: { missing, patch: true, budget },
   };
   const results: RenderedApplication[] = [];
   const byName = new Map<string, { generatorIndex: number; paramIndex: number; params: ParamSet }>();
@@ -123,7 +143,10 @@ export function renderApplicationSet(
       const earlier = byName.get(application.metadata.name);
       if (earlier) {
         const first = describeParams(earlier.generatorIndex, earlier.paramIndex, earlier.params);
-        throw new ApplicationRenderError(`two parameter sets render the same Application name '${application.metadata.name}': ${first} and ${describeParams(generatorIndex, paramIndex, paramSet)}`, 'metadata.name');
+        throw new ApplicationRenderError(
+          `two parameter sets render the same Application name '${application.metadata.name}': ${first} and ${describeParams(generatorIndex, paramIndex, paramSet)}`,
+          'metadata.name',
+        );
       }
       byName.set(application.metadata.name, { generatorIndex, paramIndex, params: paramSet });
       results.push({ application, generatorIndex, paramIndex });

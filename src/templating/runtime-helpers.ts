@@ -61,7 +61,9 @@ const goPrint: Helper = (...args) => {
     text = '<no value>';
   } else text = goFormat(value);
   if (data.scope.patch && raw === true && /[\r\n]/.test(text)) {
-    throw new TemplateProblem(`${String(where)}: a parameter containing a line break cannot be inserted into templatePatch (it would change the YAML structure); pass it through toJson or quote`);
+    throw new TemplateProblem(
+      `${String(where)}: a parameter containing a line break cannot be inserted into templatePatch (it would change the YAML structure); pass it through toJson or quote`,
+    );
   }
   data.scope.budget.checkPending(text.length);
   return text;
@@ -88,7 +90,11 @@ function goRange(this: unknown, ...args: unknown[]): string {
   const [collection, indexVar, elementVar] = values as [unknown, string, string];
   const entries: [unknown, unknown][] = Array.isArray(collection)
     ? collection.map((v: unknown, i) => [i, v])
-    : isPlainMap(collection) ? Object.keys(collection).sort().map((k) => [k, collection[k]]) : [];
+    : isPlainMap(collection)
+      ? Object.keys(collection)
+          .sort()
+          .map((k) => [k, collection[k]])
+      : [];
   if (!Array.isArray(collection) && !isPlainMap(collection) && goTruthy(collection)) {
     throw new TemplateProblem(`range can't iterate over ${goFormat(collection)}`);
   }
@@ -120,7 +126,10 @@ const ftParam: Helper = (...args) => {
 
 /** Calls a template function by name: missing arguments are refused unless it is a guard; the clock is checked. */
 const goCall: Helper = (...args) => {
-  const { values: [nameArg, ...values], data } = split(args);
+  const {
+    values: [nameArg, ...values],
+    data,
+  } = split(args);
   const name = String(nameArg);
   const definition = Object.hasOwn(TEMPLATE_FUNCTIONS, name) ? TEMPLATE_FUNCTIONS[name] : undefined;
   if (!definition) throw new TemplateProblem(`function '${name}' is not supported`);

@@ -12,14 +12,15 @@ const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 export function dnsSubdomainProblem(name: string): string | undefined {
   if (name.length === 0) return 'is empty';
   if (name.length > 253) return `is ${name.length} characters long; at most 253 are allowed`;
-  if (!DNS1123_SUBDOMAIN.test(name)) return 'must consist of lowercase letters, digits, \'-\' and \'.\', and start and end with a letter or digit (a DNS-1123 subdomain); the normalize helper makes any text valid';
+  if (!DNS1123_SUBDOMAIN.test(name))
+    return "must consist of lowercase letters, digits, '-' and '.', and start and end with a letter or digit (a DNS-1123 subdomain); the normalize helper makes any text valid";
   return undefined;
 }
 
 /** Why `value` is not a valid label value, or undefined. */
 export function labelValueProblem(value: string): string | undefined {
   if (value.length > 63) return `is ${value.length} characters long; at most 63 are allowed`;
-  if (!LABEL_VALUE.test(value)) return 'must be empty or consist of letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit';
+  if (!LABEL_VALUE.test(value)) return "must be empty or consist of letters, digits, '-', '_' and '.', starting and ending with a letter or digit";
   return undefined;
 }
 
@@ -30,7 +31,7 @@ export function labelKeyProblem(key: string): string | undefined {
   const name = slash >= 0 ? key.slice(slash + 1) : key;
   if (prefix !== undefined && dnsSubdomainProblem(prefix)) return `has the prefix '${prefix}', which ${dnsSubdomainProblem(prefix) ?? ''}`;
   if (name.length === 0 || name.length > 63) return 'must have a name part of 1 to 63 characters';
-  if (!QUALIFIED_NAME.test(name)) return 'must consist of letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit';
+  if (!QUALIFIED_NAME.test(name)) return "must consist of letters, digits, '-', '_' and '.', starting and ending with a letter or digit";
   return undefined;
 }
 

@@ -3,7 +3,6 @@ import { SHARED_CREDENTIALS_LABEL, secretValue } from '../model/secrets.js';
 import type { RepoAccess, ResolveAll } from '../git/repo-access.js';
 import { refusedAddress, TENANT_DEFAULTS, type RepoUrlAllowances } from './repo-url-safety.js';
 
-
 /**
  * True if a tenant ApplicationSet of AppProject `project` may use `secret` to read Git: the Secret is
  * scoped to that project (its `project` field, as Argo CD's project-scoped repositories), or it names no

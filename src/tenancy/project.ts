@@ -84,6 +84,8 @@ export function isSourceNamespacePermitted(project: AppProjectSpec, namespace: s
 export function isClusterPermitted(project: AppProjectSpec, cluster: { readonly server?: string; readonly name?: string }): boolean {
   const items = project.destinations ?? [];
   const matches = (pattern: string | undefined, value: string | undefined): boolean => Boolean(value) && matchAllowingNegation(pattern ?? '', value ?? '');
-  const denied = items.some((item) => (isDeny(item.server ?? '') && !matches(item.server, cluster.server)) || (isDeny(item.name ?? '') && !matches(item.name, cluster.name)));
+  const denied = items.some(
+    (item) => (isDeny(item.server ?? '') && !matches(item.server, cluster.server)) || (isDeny(item.name ?? '') && !matches(item.name, cluster.name)),
+  );
   return !denied && items.some((item) => matches(item.server, cluster.server) || matches(item.name, cluster.name));
 }

@@ -28,7 +28,9 @@ export function admitTenant(namespace: string, templateProject: unknown, control
     throw new TenancyViolation(`template.spec.project must name an AppProject for ApplicationSets outside ${controllerNamespace}`);
   }
   if (templateProject.includes('{{')) {
-    throw new TenancyViolation(`template.spec.project must be a literal AppProject name, not a template ("${templateProject}"), for ApplicationSets outside ${controllerNamespace}`);
+    throw new TenancyViolation(
+      `template.spec.project must be a literal AppProject name, not a template ("${templateProject}"), for ApplicationSets outside ${controllerNamespace}`,
+    );
   }
   const project = projects(templateProject);
   if (!project) throw new TenancyViolation(`AppProject ${templateProject} does not exist in namespace ${controllerNamespace}`);
@@ -71,17 +73,26 @@ export interface GeneratedApplication {
  */
 export function checkTenantApplications(tenant: TenantContext, applications: readonly GeneratedApplication[]): void {
   for (const app of applications) {
-    const spec = app.spec as { project?: unknown; source?: { repoURL?: unknown }; sources?: Array<{ repoURL?: unknown }>; destination?: { server?: unknown; name?: unknown; namespace?: unknown } };
+    const spec = app.spec as {
+      project?: unknown;
+      source?: { repoURL?: unknown };
+      sources?: Array<{ repoURL?: unknown }>;
+      destination?: { server?: unknown; name?: unknown; namespace?: unknown };
+    };
     const where = `Application ${app.metadata.name}`;
-    if (spec.project !== tenant.projectName) throw new TenancyViolation(`${where}: spec.project is "${String(spec.project)}", but this ApplicationSet may only use AppProject ${tenant.projectName}`);
+    if (spec.project !== tenant.projectName)
+      throw new TenancyViolation(`${where}: spec.project is "${String(spec.project)}", but this ApplicationSet may only use AppProject ${tenant.projectName}`);
     for (const source of [spec.source, ...(spec.sources ?? [])].filter((s) => s !== undefined)) {
       const repoURL = typeof source.repoURL === 'string' ? source.repoURL : '';
-      if (!isSourcePermitted(tenant.project, repoURL)) throw new TenancyViolation(`${where}: source repository ${repoURL || '(none)'} is not in the sourceRepos of AppProject ${tenant.projectName}`);
+      if (!isSourcePermitted(tenant.project, repoURL))
+        throw new TenancyViolation(`${where}: source repository ${repoURL || '(none)'} is not in the sourceRepos of AppProject ${tenant.projectName}`);
     }
     const destination = { server: text(spec.destination?.server), name: text(spec.destination?.name), namespace: text(spec.destination?.namespace) };
     if (!isDestinationPermitted(tenant.project, destination)) {
       const target = destination.server ?? destination.name ?? '(none)';
-      throw new TenancyViolation(`${where}: destination ${target} namespace ${destination.namespace ?? '(none)'} is not in the destinations of AppProject ${tenant.projectName}`);
+      throw new TenancyViolation(
+        `${where}: destination ${target} namespace ${destination.namespace ?? '(none)'} is not in the destinations of AppProject ${tenant.projectName}`,
+      );
     }
   }
 }

@@ -31,21 +31,26 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
 
   const manifestsAt = (revision: string): AppSetManifest[] => workloadManifests(SHAPE, NAMESPACE, repo.httpUrl, revision);
   const expectRevision = async (revision: string): Promise<void> => watch.expect(await renderExpected(manifestsAt(revision), repo.httpUrl, repo.barePath));
-  const startReplica = (i: number): Promise<ReplicaProcess> => ReplicaProcess.start({
-    name: `chaos-replica-${i}`,
-    kubeconfigPath: env.apiServer.kubeconfigPath,
-    namespace: NAMESPACE,
-    redisUrl: env.redis.url,
-    logDir: env.run.logDir,
-    gitCacheDir: mkdtempSync(join(env.run.root, `git-cache-${i}-`)),
-    // The resync is the safety net after Redis loses its queue; short, so recovery stays bounded here.
-    args: ['--concurrent-reconciliations=4', '--resync-period=15s'],
-  });
+  const startReplica = (i: number): Promise<ReplicaProcess> =>
+    ReplicaProcess.start({
+      name: `chaos-replica-${i}`,
+      kubeconfigPath: env.apiServer.kubeconfigPath,
+      namespace: NAMESPACE,
+      redisUrl: env.redis.url,
+      logDir: env.run.logDir,
+      gitCacheDir: mkdtempSync(join(env.run.root, `git-cache-${i}-`)),
+      // The resync is the safety net after Redis loses its queue; short, so recovery stays bounded here.
+      args: ['--concurrent-reconciliations=4', '--resync-period=15s'],
+    });
 
   /** Starts the wave, strikes mid-wave, and returns seconds from the fault to full convergence. */
   const faultDuringWave = async (name: string, startWave: () => Promise<void>, fault: () => Promise<void>): Promise<void> => {
     await startWave();
-    await waitFor(() => watch.matched >= STRIKE_AFTER, { what: `${STRIKE_AFTER} Applications of the wave before ${name}`, timeoutMs: CONVERGE_MS, intervalMs: 20 });
+    await waitFor(() => watch.matched >= STRIKE_AFTER, {
+      what: `${STRIKE_AFTER} Applications of the wave before ${name}`,
+      timeoutMs: CONVERGE_MS,
+      intervalMs: 20,
+    });
     const doneAtFault = watch.matched;
     const struck = performance.now();
     await fault();
@@ -82,12 +87,16 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
   });
 
   it('SIGKILL of one replica mid-creation: the other finishes, the killed jobs run again', async () => {
-    await faultDuringWave('SIGKILL replica', async () => {
-      await expectRevision('v1');
-      await createAppSets(kc(), manifestsAt('v1'));
-    }, async () => {
-      await replicas[0]?.process.kill();
-    });
+    await faultDuringWave(
+      'SIGKILL replica',
+      async () => {
+        await expectRevision('v1');
+        await createAppSets(kc(), manifestsAt('v1'));
+      },
+      async () => {
+        await replicas[0]?.process.kill();
+      },
+    );
     // The crashed pod comes back, as a Deployment would bring it back.
     await replicas[0]?.start();
   });

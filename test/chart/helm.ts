@@ -36,7 +36,14 @@ export interface HelmResult {
 export async function helm(args: string[], options: { kubeconfig?: string; timeoutMs?: number } = {}): Promise<HelmResult> {
   const bin = await ensureHelm();
   const home = mkdtempSync(join(tmpdir(), 'helm-home-'));
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data'), ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}) };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_DATA_HOME: join(home, 'data'),
+    ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}),
+  };
   return new Promise((resolve) => {
     execFile(bin, args, { env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -78,6 +85,7 @@ export function parseManifests(text: string): Rendered[] {
 /** The one object of `kind` (and `name`, when given); throws naming what is missing. */
 export function findObject(objects: readonly Rendered[], kind: string, name?: string): Rendered {
   const found = objects.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
-  if (found.length !== 1) throw new Error(`expected one ${kind}${name ? ` ${name}` : ''}, found ${found.length}: ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`expected one ${kind}${name ? ` ${name}` : ''}, found ${found.length}: ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
   return found[0] as Rendered;
 }

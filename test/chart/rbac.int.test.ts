@@ -10,8 +10,14 @@ const sorted = (items: string[]): string[] => [...new Set(items)].sort();
 describe('chart RBAC grants exactly what the controller calls, nothing more', () => {
   it('only its own namespace: namespaced Roles, nothing cluster-wide', async () => {
     const objects = await renderChart({ namespace: 'argocd' });
-    assert.deepEqual(grantsOf(objects, { namespace: 'argocd', name: 'appset-appset-controller' }), sorted([...configGrants('argocd'), ...watchGrants('argocd'), ...writeGrants('argocd')]));
-    assert.deepEqual(objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding').map((o) => o.metadata.name), []);
+    assert.deepEqual(
+      grantsOf(objects, { namespace: 'argocd', name: 'appset-appset-controller' }),
+      sorted([...configGrants('argocd'), ...watchGrants('argocd'), ...writeGrants('argocd')]),
+    );
+    assert.deepEqual(
+      objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding').map((o) => o.metadata.name),
+      [],
+    );
   });
 
   it('named tenant namespaces: cluster-wide watch, writes only in the named namespaces', async () => {
@@ -24,11 +30,17 @@ describe('chart RBAC grants exactly what the controller calls, nothing more', ()
 
   it('glob tenant namespaces (every option on): cluster-wide watch and writes, config still namespaced', async () => {
     const objects = await renderChart({ namespace: 'platform', valuesFiles: [ALL_ON] });
-    assert.deepEqual(grantsOf(objects, { namespace: 'platform', name: 'appset-sa' }), sorted([...configGrants('argocd'), ...watchGrants('*'), ...writeGrants('*')]));
+    assert.deepEqual(
+      grantsOf(objects, { namespace: 'platform', name: 'appset-sa' }),
+      sorted([...configGrants('argocd'), ...watchGrants('*'), ...writeGrants('*')]),
+    );
   });
 
   it('grants nothing with rbac.create false', async () => {
     const objects = await renderChart({ set: ['rbac.create=false'] });
-    assert.deepEqual(objects.filter((o) => /Role/.test(o.kind)).map((o) => o.kind), []);
+    assert.deepEqual(
+      objects.filter((o) => /Role/.test(o.kind)).map((o) => o.kind),
+      [],
+    );
   });
 });

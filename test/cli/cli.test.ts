@@ -52,7 +52,11 @@ describe('appset CLI', () => {
       "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));",
     ].join('\n');
     const loaded = async (args: string[]): Promise<string[]> => {
-      const child = await promisify(execFile)(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'appset.js'), ...args], { cwd: repoRoot }).catch((error: { stdout: string; stderr: string }) => error);
+      const child = await promisify(execFile)(
+        process.execPath,
+        ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'appset.js'), ...args],
+        { cwd: repoRoot },
+      ).catch((error: { stdout: string; stderr: string }) => error);
       const line = child.stderr.split('\n').find((l) => l.startsWith('LOADED '));
       assert.ok(line, child.stderr);
       return JSON.parse(line.slice('LOADED '.length)) as string[];
@@ -60,7 +64,10 @@ describe('appset CLI', () => {
     const examples = join(repoRoot, 'examples', 'applicationsets');
     for (const args of [['--help'], ['controller', '--help'], ['render', join(examples, 'projects.yaml')]]) {
       const urls = await loaded(args);
-      assert.ok(urls.some((u) => u.includes('/dist/src/cli/main.js')), `the hook saw nothing for ${args.join(' ')}`);
+      assert.ok(
+        urls.some((u) => u.includes('/dist/src/cli/main.js')),
+        `the hook saw nothing for ${args.join(' ')}`,
+      );
       for (const heavy of ['@kubernetes/client-node', 'bullmq', 'ioredis']) {
         assert.ok(!urls.some((u) => u.includes(`/node_modules/${heavy}/`)), `appset ${args.join(' ')} loaded ${heavy}`);
       }

@@ -25,7 +25,10 @@ describe('appset controller as a process', () => {
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, { what: `/readyz (output so far: ${output})`, timeoutMs: 30_000 });
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, {
+        what: `/readyz (output so far: ${output})`,
+        timeoutMs: 30_000,
+      });
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       assert.match(metrics, /^# HELP argocd_appset_reconcile /m);
       child.kill('SIGTERM');

@@ -34,7 +34,8 @@ describe('appset local (the README main command)', () => {
       const stdout = await local.ready;
       const listed = [...stdout.matchAll(/^ {2}(\S+\/\S+)$/gm)].map((m) => m[1]);
       assert.equal(listed.length, 12, stdout);
-      for (const name of ['argocd/addon-cert-manager', 'argocd/guestbook-prod', 'team-a/team-a-worker-staging']) assert.ok(listed.includes(name), `${name} missing`);
+      for (const name of ['argocd/addon-cert-manager', 'argocd/guestbook-prod', 'team-a/team-a-worker-staging'])
+        assert.ok(listed.includes(name), `${name} missing`);
       const kubeconfig = /^kubeconfig: {2}(\S+admin\.kubeconfig)$/m.exec(stdout)?.[1];
       assert.ok(kubeconfig, stdout);
       assert.match(stdout, /^metrics: {5}http:\/\/127\.0\.0\.1:\d+\/metrics$/m);

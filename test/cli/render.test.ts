@@ -33,14 +33,24 @@ describe('appset render', () => {
   it('renders the examples from a local repository, sorted by namespace then name', async () => {
     const { code, out, err } = await render([...files, '--repo', `${MONOREPO}=${local}`]);
     assert.equal(code, 0, err);
-    const apps = parseAllDocuments(out).map((d) => d.toJS() as { metadata: { name: string; namespace: string }; spec: { source: { path: string }; destination: { namespace: string } } });
+    const apps = parseAllDocuments(out).map(
+      (d) => d.toJS() as { metadata: { name: string; namespace: string }; spec: { source: { path: string }; destination: { namespace: string } } },
+    );
     assert.deepEqual(
       apps.map((a) => `${a.metadata.namespace}/${a.metadata.name}`),
       [
-        'argocd/addon-cert-manager', 'argocd/addon-external-dns', 'argocd/addon-ingress-nginx',
-        'argocd/guestbook-dev', 'argocd/guestbook-prod', 'argocd/guestbook-staging',
-        'team-a/team-a-backend-dev', 'team-a/team-a-backend-staging', 'team-a/team-a-frontend-dev',
-        'team-a/team-a-frontend-staging', 'team-a/team-a-worker-dev', 'team-a/team-a-worker-staging',
+        'argocd/addon-cert-manager',
+        'argocd/addon-external-dns',
+        'argocd/addon-ingress-nginx',
+        'argocd/guestbook-dev',
+        'argocd/guestbook-prod',
+        'argocd/guestbook-staging',
+        'team-a/team-a-backend-dev',
+        'team-a/team-a-backend-staging',
+        'team-a/team-a-frontend-dev',
+        'team-a/team-a-frontend-staging',
+        'team-a/team-a-worker-dev',
+        'team-a/team-a-worker-staging',
       ],
     );
     const addon = apps.find((a) => a.metadata.name === 'addon-cert-manager');
@@ -52,7 +62,10 @@ describe('appset render', () => {
     const { code, out } = await render([files[1] ?? '', '--repo', `${MONOREPO}=${local}`, '-o', 'json']);
     assert.equal(code, 0);
     const apps = JSON.parse(out) as Array<{ metadata: { labels: { env: string } } }>;
-    assert.deepEqual(apps.map((a) => a.metadata.labels.env), ['dev', 'prod', 'staging']);
+    assert.deepEqual(
+      apps.map((a) => a.metadata.labels.env),
+      ['dev', 'prod', 'staging'],
+    );
   });
 
   it('fails naming the ApplicationSet and prints no Application when a generator fails', async () => {
@@ -64,12 +77,26 @@ describe('appset render', () => {
 
   it('reads cluster Secrets for the clusters generator', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'render-clusters-'));
-    writeFileSync(join(dir, 'clusters.yaml'), ['prod', 'staging'].map((n) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${n}\n  labels:\n    argocd.argoproj.io/secret-type: cluster\n    env: ${n}\nstringData:\n  name: ${n}\n  server: https://${n}.example\n`).join('---\n'));
-    writeFileSync(join(dir, 'appset.yaml'), `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: per-cluster\n  namespace: argocd\nspec:\n  generators:\n    - clusters:\n        selector:\n          matchLabels:\n            env: prod\n  template:\n    metadata:\n      name: 'app-{{name}}'\n    spec:\n      project: default\n      source: {repoURL: 'https://git.example/x.git', path: app}\n      destination: {server: '{{server}}', namespace: app}\n`);
+    writeFileSync(
+      join(dir, 'clusters.yaml'),
+      ['prod', 'staging']
+        .map(
+          (n) =>
+            `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${n}\n  labels:\n    argocd.argoproj.io/secret-type: cluster\n    env: ${n}\nstringData:\n  name: ${n}\n  server: https://${n}.example\n`,
+        )
+        .join('---\n'),
+    );
+    writeFileSync(
+      join(dir, 'appset.yaml'),
+      `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: per-cluster\n  namespace: argocd\nspec:\n  generators:\n    - clusters:\n        selector:\n          matchLabels:\n            env: prod\n  template:\n    metadata:\n      name: 'app-{{name}}'\n    spec:\n      project: default\n      source: {repoURL: 'https://git.example/x.git', path: app}\n      destination: {server: '{{server}}', namespace: app}\n`,
+    );
     const { code, out, err } = await render([join(dir, 'appset.yaml'), '--clusters', join(dir, 'clusters.yaml')]);
     assert.equal(code, 0, err);
     const apps = parseAllDocuments(out).map((d) => d.toJS() as { metadata: { name: string }; spec: { destination: { server: string } } });
-    assert.deepEqual(apps.map((a) => [a.metadata.name, a.spec.destination.server]), [['app-prod', 'https://prod.example']]);
+    assert.deepEqual(
+      apps.map((a) => [a.metadata.name, a.spec.destination.server]),
+      [['app-prod', 'https://prod.example']],
+    );
   });
 
   it('refuses a YAML alias bomb with one line naming the file, not a stack trace', async () => {

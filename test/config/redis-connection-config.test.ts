@@ -52,7 +52,11 @@ describe('Redis connection settings', () => {
     };
     assert.deepEqual(redisConnectionOf(readControllerConfig({}, env, noFile)), {
       sentinel: {
-        sentinels: [{ host: 'sentinel-0', port: 26379 }, { host: 'sentinel-1', port: 26379 }, { host: 'fd00::1', port: 26380 }],
+        sentinels: [
+          { host: 'sentinel-0', port: 26379 },
+          { host: 'sentinel-1', port: 26379 },
+          { host: 'fd00::1', port: 26380 },
+        ],
         name: 'mymaster',
         sentinelPassword: 'sp',
         tls: true,
@@ -62,7 +66,10 @@ describe('Redis connection settings', () => {
   });
 
   it('refuses combinations that cannot work, naming each problem', () => {
-    assert.match(problemsOf({ APPSET_REDIS_URL: 'redis://r:6379', APPSET_REDIS_SENTINELS: 's:26379', APPSET_REDIS_SENTINEL_MASTER: 'm' }), /exclude each other/);
+    assert.match(
+      problemsOf({ APPSET_REDIS_URL: 'redis://r:6379', APPSET_REDIS_SENTINELS: 's:26379', APPSET_REDIS_SENTINEL_MASTER: 'm' }),
+      /exclude each other/,
+    );
     assert.match(problemsOf({ APPSET_REDIS_SENTINELS: 's:26379' }), /needs --redis-sentinel-master/);
     assert.match(problemsOf({ APPSET_REDIS_SENTINEL_MASTER: 'm' }), /need --redis-sentinels/);
     assert.match(problemsOf({ APPSET_REDIS_URL: 'redis://r:6379', APPSET_REDIS_TLS: 'true' }), /use a rediss:\/\/ URL/);

@@ -17,7 +17,10 @@ import { waitFor } from '../../src/environment/local/wait-for.js';
 async function pingWith(env: Record<string, string>): Promise<string> {
   const connection = redisConnectionOf(readControllerConfig({}, env, '/nonexistent'));
   assert.ok(connection);
-  const client = createRedisClient({ ...connection, redisOptions: { ...connection.redisOptions, maxRetriesPerRequest: 0, retryStrategy: () => null, sentinelRetryStrategy: () => null } }, 'producer');
+  const client = createRedisClient(
+    { ...connection, redisOptions: { ...connection.redisOptions, maxRetriesPerRequest: 0, retryStrategy: () => null, sentinelRetryStrategy: () => null } },
+    'producer',
+  );
   client.on('error', () => undefined);
   try {
     return await client.ping();
@@ -67,17 +70,24 @@ describe('Redis through a real Sentinel', () => {
     port = await freePort();
     const redisPort = new URL(sharedEnvironment().redisUrl).port;
     writeFileSync(join(dir, 'sentinel.conf'), `port ${port}\nbind 127.0.0.1\ndir ${dir}\nsentinel monitor ${master} 127.0.0.1 ${redisPort} 1\n`);
-    sentinel = new ManagedProcess('sentinel', { command: 'redis-server', args: [join(dir, 'sentinel.conf'), '--sentinel'], logFile: join(dir, 'sentinel.log') });
+    sentinel = new ManagedProcess('sentinel', {
+      command: 'redis-server',
+      args: [join(dir, 'sentinel.conf'), '--sentinel'],
+      logFile: join(dir, 'sentinel.log'),
+    });
     await sentinel.start();
-    await waitFor(async () => {
-      const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        return ((await probe.call('SENTINEL', 'get-master-addr-by-name', master)) as string[] | null)?.[1] === redisPort;
-      } finally {
-        probe.disconnect();
-      }
-    }, { what: 'the Sentinel to know its master', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        probe.on('error', () => undefined);
+        try {
+          return ((await probe.call('SENTINEL', 'get-master-addr-by-name', master)) as string[] | null)?.[1] === redisPort;
+        } finally {
+          probe.disconnect();
+        }
+      },
+      { what: 'the Sentinel to know its master', timeoutMs: 20_000 },
+    );
   });
   after(async () => {
     await sentinel.stop();

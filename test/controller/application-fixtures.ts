@@ -12,7 +12,11 @@ export function desired(name: string, path = name, extra: Record<string, unknown
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
       metadata: { name, namespace: 'ignored', labels: { env: 'dev' }, annotations: { team: 'a' }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
-      spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path, ...extra }, destination: { server: 'https://kubernetes.default.svc', namespace: name } },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'https://git.example/apps.git', path, ...extra },
+        destination: { server: 'https://kubernetes.default.svc', namespace: name },
+      },
     },
     appset,
   );

@@ -19,11 +19,15 @@ describe('desiredApplication', () => {
   it('forces the namespace and sets a controller owner reference with blockOwnerDeletion', () => {
     const app = desiredApplication(rendered(), appset);
     assert.equal(app.metadata.namespace, 'team-a');
-    assert.deepEqual(app.metadata.ownerReferences, [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-guestbook', controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(app.metadata.ownerReferences, [
+      { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-guestbook', controller: true, blockOwnerDeletion: true },
+    ]);
   });
 
   it('keeps the finalizers the renderer decided on, and adds none of its own', () => {
-    assert.deepEqual(desiredApplication(rendered(['resources-finalizer.argocd.argoproj.io']), appset).metadata.finalizers, ['resources-finalizer.argocd.argoproj.io']);
+    assert.deepEqual(desiredApplication(rendered(['resources-finalizer.argocd.argoproj.io']), appset).metadata.finalizers, [
+      'resources-finalizer.argocd.argoproj.io',
+    ]);
     assert.equal(desiredApplication(rendered(), appset).metadata.finalizers, undefined);
   });
 });
@@ -54,7 +58,10 @@ describe('applyIntent and needsApply', () => {
 
   it('keeps preserved annotations and labels the live object has, and Argo CD preserves refresh by default', () => {
     const template = desired('a');
-    const withPreservable = { ...template, metadata: { ...template.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal', keep: 'template' }, labels: { tier: 'template' } } };
+    const withPreservable = {
+      ...template,
+      metadata: { ...template.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal', keep: 'template' }, labels: { tier: 'template' } },
+    };
     const live = liveFrom(appliedLive(template), (l) => {
       l.metadata.annotations['argocd.argoproj.io/refresh'] = 'hard';
       l.metadata.annotations.keep = 'live';
@@ -106,7 +113,10 @@ describe('ignoreApplicationDifferences rules', () => {
   it('refuses jqPathExpressions with a message saying what to use instead', async () => {
     const { liveFieldRulesOf } = await import('../../src/controller/reconcile/applicationset.js');
     const appsetWith = (rules: unknown[]) => ({ spec: { ignoreApplicationDifferences: rules } }) as unknown as Parameters<typeof liveFieldRulesOf>[0];
-    assert.throws(() => liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }, { jqPathExpressions: ['.spec.x'] }])), /ignoreApplicationDifferences\[1\]\.jqPathExpressions is not supported; use jsonPointers/);
+    assert.throws(
+      () => liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }, { jqPathExpressions: ['.spec.x'] }])),
+      /ignoreApplicationDifferences\[1\]\.jqPathExpressions is not supported; use jsonPointers/,
+    );
     assert.deepEqual(liveFieldRulesOf(appsetWith([{ jsonPointers: ['/spec/x'] }])).ignoreDifferences, [{ jsonPointers: ['/spec/x'] }]);
   });
 });
@@ -115,17 +125,31 @@ describe('intentHash', () => {
   // Hashes are stored on live Applications: if the canonical text changed, every Application would look
   // changed after an upgrade and be applied again. Both the value and the text are pinned.
   const intent = {
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
     metadata: {
-      name: 'guestbook-prod', namespace: 'team-a', labels: { 'z-last': 'z', 'a-first': 'a', 'ünïcode': 'ü' },
-      annotations: { note: 'say "hi"\n', [INTENT_HASH_ANNOTATION]: 'stale' }, finalizers: ['resources-finalizer.argocd.argoproj.io'],
-      ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-1', controller: true, blockOwnerDeletion: true }],
+      name: 'guestbook-prod',
+      namespace: 'team-a',
+      labels: { 'z-last': 'z', 'a-first': 'a', ünïcode: 'ü' },
+      annotations: { note: 'say "hi"\n', [INTENT_HASH_ANNOTATION]: 'stale' },
+      finalizers: ['resources-finalizer.argocd.argoproj.io'],
+      ownerReferences: [
+        { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-1', controller: true, blockOwnerDeletion: true },
+      ],
     },
     spec: {
       project: 'default',
-      source: { repoURL: 'https://git.example/repo.git', targetRevision: 'HEAD', path: 'apps/guestbook', helm: { parameters: [{ name: 'a', value: '1' }, null], valueFiles: [] }, skipped: undefined },
+      source: {
+        repoURL: 'https://git.example/repo.git',
+        targetRevision: 'HEAD',
+        path: 'apps/guestbook',
+        helm: { parameters: [{ name: 'a', value: '1' }, null], valueFiles: [] },
+        skipped: undefined,
+      },
       destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
-      syncPolicy: { automated: { prune: true, selfHeal: false }, retry: { limit: 5 } }, Upper: 1.5, '': 0,
+      syncPolicy: { automated: { prune: true, selfHeal: false }, retry: { limit: 5 } },
+      Upper: 1.5,
+      '': 0,
     },
   } as unknown as Application;
 
@@ -137,8 +161,16 @@ describe('intentHash', () => {
 
   it('writes the same canonical text as the first implementation (intent-reference.ts), for values of every shape', () => {
     const values: unknown[] = [
-      intent, {}, [], [undefined, null, 0, -0, 1e21, 'x'], { b: undefined, a: [[], {}], '\u2028': 'line separator', 'key"quote': '\\' },
-      { Z: 1, a: 2, _: 3, '10': 4, '9': 5, 'é': 6, '\ud83d\ude00': 7, A: { nested: [{ z: true, y: false }] } }, 'plain', 42, null, true,
+      intent,
+      {},
+      [],
+      [undefined, null, 0, -0, 1e21, 'x'],
+      { b: undefined, a: [[], {}], '\u2028': 'line separator', 'key"quote': '\\' },
+      { Z: 1, a: 2, _: 3, '10': 4, '9': 5, é: 6, '\ud83d\ude00': 7, A: { nested: [{ z: true, y: false }] } },
+      'plain',
+      42,
+      null,
+      true,
     ];
     for (const value of values) assert.equal(canonicalJson(value), referenceCanonicalJson(value));
   });
@@ -148,7 +180,9 @@ describe('intentHash', () => {
     const before = JSON.stringify(desiredApp);
     const created = applyIntent(desiredApp, undefined, {});
     const live = liveFrom(appliedLive(desiredApp), (l) => (l.metadata.annotations['argocd.argoproj.io/refresh'] = 'hard'));
-    const updated = applyIntent({ ...desiredApp, metadata: { ...desiredApp.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal' } } }, live, { ignoreDifferences: [{ jsonPointers: ['/spec/source/targetRevision'] }] });
+    const updated = applyIntent({ ...desiredApp, metadata: { ...desiredApp.metadata, annotations: { 'argocd.argoproj.io/refresh': 'normal' } } }, live, {
+      ignoreDifferences: [{ jsonPointers: ['/spec/source/targetRevision'] }],
+    });
     assert.equal(JSON.stringify(desiredApp), before);
     assert.notEqual(created.metadata, desiredApp.metadata);
     assert.equal(updated.metadata.annotations?.['argocd.argoproj.io/refresh'], undefined);

@@ -7,7 +7,11 @@ import type { ReconcileContext } from '../../src/controller/reconcile/runner.js'
 import type { Requirements, Watermarks } from '../../src/controller/consistency/watermarks.js';
 
 const ctx = (): ReconcileContext => ({ signal: new AbortController().signal, log: pino({ level: 'silent' }), reconcileId: 'test' });
-const watermarks = (required: Requirements): Watermarks => ({ raise: () => Promise.resolve(), read: () => Promise.resolve(required), close: () => Promise.resolve() });
+const watermarks = (required: Requirements): Watermarks => ({
+  raise: () => Promise.resolve(),
+  read: () => Promise.resolve(required),
+  close: () => Promise.resolve(),
+});
 
 describe('cache freshness', () => {
   it('orders resourceVersions as integers, beyond 2^53, and refuses to order anything else', () => {
@@ -52,9 +56,17 @@ describe('cache freshness', () => {
         ran = true;
         return Promise.resolve(awaitChange());
       },
-      { watermarks: watermarks({ secrets: '50' }), cacheVersions: { applications: () => '1', applicationSets: () => '1', secrets: () => '49' }, timeoutMs: 40, pollMs: 5 },
+      {
+        watermarks: watermarks({ secrets: '50' }),
+        cacheVersions: { applications: () => '1', applicationSets: () => '1', secrets: () => '49' },
+        timeoutMs: 40,
+        pollMs: 5,
+      },
     );
-    await assert.rejects(fresh('argocd/a', ctx()), (error: unknown) => error instanceof StaleCacheError && /secrets cache .* resourceVersion 49 .* not reached 50/.test(error.message));
+    await assert.rejects(
+      fresh('argocd/a', ctx()),
+      (error: unknown) => error instanceof StaleCacheError && /secrets cache .* resourceVersion 49 .* not reached 50/.test(error.message),
+    );
     assert.equal(ran, false);
   });
 
@@ -65,7 +77,11 @@ describe('cache freshness', () => {
         ran = true;
         return Promise.resolve(awaitChange());
       },
-      { watermarks: watermarks({}), cacheVersions: { applications: () => undefined, applicationSets: () => undefined, secrets: () => undefined }, timeoutMs: 1 },
+      {
+        watermarks: watermarks({}),
+        cacheVersions: { applications: () => undefined, applicationSets: () => undefined, secrets: () => undefined },
+        timeoutMs: 1,
+      },
     );
     await fresh('argocd/a', ctx());
     assert.equal(ran, true);

@@ -29,7 +29,9 @@ describe('cluster Secret routing', () => {
   });
 
   it('matches matchExpressions, nested selectors and empty selectors (every cluster)', () => {
-    const nested = { generators: [{ matrix: { generators: [{ list: {} }, clusters({ matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'qa'] }] })] } }] };
+    const nested = {
+      generators: [{ matrix: { generators: [{ list: {} }, clusters({ matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'qa'] }] })] } }],
+    };
     assert.equal(clusterChangeConcerns(nested, undefined, secretLabels('qa')), true);
     assert.equal(clusterChangeConcerns(nested, undefined, secretLabels('dev')), false);
     assert.equal(clusterChangeConcerns({ generators: [clusters()] }, undefined, secretLabels('anything')), true);

@@ -15,8 +15,15 @@ import { waitFor } from '../../src/environment/local/wait-for.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
-type App = { metadata: { name: string; uid: string; resourceVersion: string; finalizers?: string[]; ownerReferences?: Array<{ uid: string }> }; spec: { source: { path: string } } };
-type AppSet = { metadata: { uid: string; resourceVersion: string }; spec: Record<string, unknown>; status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> } };
+type App = {
+  metadata: { name: string; uid: string; resourceVersion: string; finalizers?: string[]; ownerReferences?: Array<{ uid: string }> };
+  spec: { source: { path: string } };
+};
+type AppSet = {
+  metadata: { uid: string; resourceVersion: string };
+  spec: Record<string, unknown>;
+  status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> };
+};
 
 describe('controller end to end: two replicas, real API server, Redis and Git', () => {
   const kc = adminKubeConfig();
@@ -29,11 +36,16 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
     const list = (await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: App[] };
     return new Map(list.items.map((app) => [app.metadata.name, app]));
   };
-  const appset = async (name: string): Promise<AppSet> => (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name })) as AppSet;
+  const appset = async (name: string): Promise<AppSet> =>
+    (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name })) as AppSet;
   const condition = async (name: string, type: string) => (await appset(name)).status?.conditions?.find((c) => c.type === type);
   const template = (path: string) => ({
     metadata: { name: `{{name}}` },
-    spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', targetRevision: 'HEAD', path }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{name}}' } },
+    spec: {
+      project: 'default',
+      source: { repoURL: 'https://git.example/apps.git', targetRevision: 'HEAD', path },
+      destination: { server: 'https://kubernetes.default.svc', namespace: '{{name}}' },
+    },
   });
   const listAppSet = (name: string, names: string[]) => ({
     apiVersion: 'argoproj.io/v1alpha1',
@@ -53,13 +65,25 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   before(async () => {
     ns = await createTestNamespace(kc, 'e2e');
     const info = sharedEnvironment();
-    repo = await sharedGitFixtures().createRepo(`e2e-${ns.name}`, { 'apps/alpha/kustomization.yaml': 'resources: []\n', 'apps/beta/kustomization.yaml': 'resources: []\n' });
+    repo = await sharedGitFixtures().createRepo(`e2e-${ns.name}`, {
+      'apps/alpha/kustomization.yaml': 'resources: []\n',
+      'apps/beta/kustomization.yaml': 'resources: []\n',
+    });
     await kc.makeApiClient(CoreV1Api).createNamespacedSecret({
       namespace: ns.name,
-      body: { metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } },
+      body: {
+        metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+        stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword },
+      },
     });
     const config = readControllerConfig(
-      { namespace: ns.name, 'redis-url': info.redisUrl, 'listen-address': '127.0.0.1:0', 'git-cache-dir': mkdtempSync(join(tmpdir(), 'e2e-git-')), 'log-level': 'warn' },
+      {
+        namespace: ns.name,
+        'redis-url': info.redisUrl,
+        'listen-address': '127.0.0.1:0',
+        'git-cache-dir': mkdtempSync(join(tmpdir(), 'e2e-git-')),
+        'log-level': 'warn',
+      },
       {},
     );
     const queueName = `e2e-${randomBytes(4).toString('hex')}`;
@@ -92,7 +116,13 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   it('reverts a hand edit of a generated Application', async () => {
     const a = (await apps()).get('a');
     assert.ok(a);
-    await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', name: 'a', body: [{ op: 'replace', path: '/spec/source/path', value: 'hand/edited' }] });
+    await custom.patchNamespacedCustomObject({
+      ...G,
+      namespace: ns.name,
+      plural: 'applications',
+      name: 'a',
+      body: [{ op: 'replace', path: '/spec/source/path', value: 'hand/edited' }],
+    });
     await waitFor(async () => (await apps()).get('a')?.spec.source.path === 'apps/a', { what: 'the hand edit to be reverted', timeoutMs: 20_000 });
     assert.equal((await apps()).get('a')?.metadata.uid, a.metadata.uid, 'updated in place, not recreated');
   });
@@ -100,20 +130,42 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   it('adds and deletes Applications when the generator output changes', async () => {
     // A JSON patch, not a replace: the controller's status writes move the resourceVersion meanwhile.
     const elements = listAppSet('list', ['a', 'b', 'd']).spec.generators;
-    await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: [{ op: 'replace', path: '/spec/generators', value: elements }] }, jsonPatch);
-    await waitFor(async () => {
-      const names = [...(await apps()).entries()].filter(([, app]) => !('deletionTimestamp' in app.metadata)).map(([n]) => n).sort();
-      return names.join(',') === 'a,b,d';
-    }, { what: 'c replaced by d', timeoutMs: 30_000 });
+    await custom.patchNamespacedCustomObject(
+      { ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', body: [{ op: 'replace', path: '/spec/generators', value: elements }] },
+      jsonPatch,
+    );
+    await waitFor(
+      async () => {
+        const names = [...(await apps()).entries()]
+          .filter(([, app]) => !('deletionTimestamp' in app.metadata))
+          .map(([n]) => n)
+          .sort();
+        return names.join(',') === 'a,b,d';
+      },
+      { what: 'c replaced by d', timeoutMs: 30_000 },
+    );
   });
 
   it('never takes over an Application nobody owns, and says so in the status', async () => {
-    await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'taken' }, spec: { project: 'default', destination: {}, source: { path: 'mine' } } } });
+    await custom.createNamespacedCustomObject({
+      ...G,
+      namespace: ns.name,
+      plural: 'applications',
+      body: {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: { name: 'taken' },
+        spec: { project: 'default', destination: {}, source: { path: 'mine' } },
+      },
+    });
     await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: listAppSet('conflicting', ['taken', 'free']) });
-    const error = await waitFor(async () => {
-      const c = await condition('conflicting', 'ErrorOccurred');
-      return c?.status === 'True' && c.message.includes('taken') ? c : undefined;
-    }, { what: 'the conflict condition', timeoutMs: 20_000 });
+    const error = await waitFor(
+      async () => {
+        const c = await condition('conflicting', 'ErrorOccurred');
+        return c?.status === 'True' && c.message.includes('taken') ? c : undefined;
+      },
+      { what: 'the conflict condition', timeoutMs: 20_000 },
+    );
     assert.match(error.message, /Application taken already exists and is controlled by nobody/);
     const taken = (await apps()).get('taken');
     assert.equal(taken?.spec.source.path, 'mine');
@@ -126,22 +178,43 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
       generators: [{ git: { repoURL: repo.httpUrl, revision: 'HEAD', requeueAfterSeconds: 1, directories: [{ path: 'apps/*' }] } }],
       template: {
         metadata: { name: 'git-{{path.basename}}' },
-        spec: { project: 'default', source: { repoURL: repo.httpUrl, targetRevision: 'HEAD', path: '{{path}}' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{path.basename}}' } },
+        spec: {
+          project: 'default',
+          source: { repoURL: repo.httpUrl, targetRevision: 'HEAD', path: '{{path}}' },
+          destination: { server: 'https://kubernetes.default.svc', namespace: '{{path.basename}}' },
+        },
       },
     };
-    await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'git', namespace: ns.name }, spec } });
+    await custom.createNamespacedCustomObject({
+      ...G,
+      namespace: ns.name,
+      plural: 'applicationsets',
+      body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'git', namespace: ns.name }, spec },
+    });
     await waitFor(async () => (await apps()).has('git-alpha') && (await apps()).has('git-beta'), { what: 'Applications from Git', timeoutMs: 30_000 });
     await repo.commit({ 'apps/gamma/kustomization.yaml': 'resources: []\n' }, 'add gamma');
     await waitFor(async () => (await apps()).has('git-gamma'), { what: 'the Application of the new folder', timeoutMs: 30_000 });
   });
 
   it('deletes nothing when a generator fails, and reports the error', async () => {
-    await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'git', body: [{ op: 'replace', path: '/spec/generators/0/git/revision', value: 'no-such-branch' }] }, jsonPatch);
+    await custom.patchNamespacedCustomObject(
+      {
+        ...G,
+        namespace: ns.name,
+        plural: 'applicationsets',
+        name: 'git',
+        body: [{ op: 'replace', path: '/spec/generators/0/git/revision', value: 'no-such-branch' }],
+      },
+      jsonPatch,
+    );
     // Wait for this error's condition: a transient one (a conflict under load) may come first.
-    const error = await waitFor(async () => {
-      const c = await condition('git', 'ErrorOccurred');
-      return c?.status === 'True' && /no-such-branch/.test(c.message) ? c : undefined;
-    }, { what: 'the generator error condition', timeoutMs: 20_000 });
+    const error = await waitFor(
+      async () => {
+        const c = await condition('git', 'ErrorOccurred');
+        return c?.status === 'True' && /no-such-branch/.test(c.message) ? c : undefined;
+      },
+      { what: 'the generator error condition', timeoutMs: 20_000 },
+    );
     assert.match(error.message, /revision "no-such-branch": no branch, tag or commit of that name/);
     assert.equal((await condition('git', 'ParametersGenerated'))?.status, 'False');
     for (const name of ['git-alpha', 'git-beta', 'git-gamma']) assert.ok((await apps()).has(name), `${name} survives`);
@@ -150,16 +223,27 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   it("lets the real garbage collector remove an ApplicationSet's Applications with it", async () => {
     await custom.deleteNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: 'list', propagationPolicy: 'Background' });
     // The resources finalizer is Argo CD's to remove; without Argo CD here, remove it as Argo CD would.
-    await waitFor(async () => {
-      const left = [...(await apps()).values()].filter((app) => ['a', 'b', 'd'].includes(app.metadata.name));
-      for (const app of left) {
-        if (app.metadata.finalizers?.length) {
-          await custom.patchNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', name: app.metadata.name, body: [{ op: 'remove', path: '/metadata/finalizers' }] }).catch((e: unknown) => {
-            if (!(e instanceof ApiException)) throw e;
-          });
+    await waitFor(
+      async () => {
+        const left = [...(await apps()).values()].filter((app) => ['a', 'b', 'd'].includes(app.metadata.name));
+        for (const app of left) {
+          if (app.metadata.finalizers?.length) {
+            await custom
+              .patchNamespacedCustomObject({
+                ...G,
+                namespace: ns.name,
+                plural: 'applications',
+                name: app.metadata.name,
+                body: [{ op: 'remove', path: '/metadata/finalizers' }],
+              })
+              .catch((e: unknown) => {
+                if (!(e instanceof ApiException)) throw e;
+              });
+          }
         }
-      }
-      return left.length === 0;
-    }, { what: 'the owned Applications to be garbage-collected', timeoutMs: 60_000, intervalMs: 500 });
+        return left.length === 0;
+      },
+      { what: 'the owned Applications to be garbage-collected', timeoutMs: 60_000, intervalMs: 500 },
+    );
   });
 });

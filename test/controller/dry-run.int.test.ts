@@ -25,22 +25,45 @@ describe('--dry-run end to end: two replicas compute everything and write nothin
   });
 
   it('creates, updates and deletes no Application, writes no status or Event, and leaves the refresh annotation', async () => {
-    const template = { metadata: { name: 'dry-{{n}}' }, spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'apps/{{n}}' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'default' } } };
-    await objects.createAppSet('dry', { generators: [{ list: { elements: [{ n: '1' }, { n: '2' }] } }], template }, { annotations: { 'argocd.argoproj.io/application-set-refresh': 'true' } });
+    const template = {
+      metadata: { name: 'dry-{{n}}' },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'https://git.example/apps.git', path: 'apps/{{n}}' },
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'default' },
+      },
+    };
+    await objects.createAppSet(
+      'dry',
+      { generators: [{ list: { elements: [{ n: '1' }, { n: '2' }] } }], template },
+      { annotations: { 'argocd.argoproj.io/application-set-refresh': 'true' } },
+    );
     const appset = await objects.appset('dry');
     // An Application the set owns but no longer generates (a delete), and one it generates with a hand edit (an update).
     const owned = (name: string, path: string) => ({
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'Application',
-      metadata: { name, ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'dry', uid: appset.metadata.uid, controller: true, blockOwnerDeletion: true }] },
-      spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path }, destination: { server: 'https://kubernetes.default.svc', namespace: 'default' } },
+      metadata: {
+        name,
+        ownerReferences: [
+          { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'dry', uid: appset.metadata.uid, controller: true, blockOwnerDeletion: true },
+        ],
+      },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'https://git.example/apps.git', path },
+        destination: { server: 'https://kubernetes.default.svc', namespace: 'default' },
+      },
     });
     await objects.custom.createNamespacedCustomObject({ ...objects.G, plural: 'applications', body: owned('dry-stale', 'apps/stale') });
     await objects.custom.createNamespacedCustomObject({ ...objects.G, plural: 'applications', body: owned('dry-1', 'hand/edited') });
     await waitFor(async () => (await replicas.reconciles('dry')) >= 1, { what: 'the first reconcile', timeoutMs: 30_000 });
     const first = await replicas.reconciles('dry');
     // A label change wakes the set again, now that both Applications surely are in the caches.
-    await objects.custom.patchNamespacedCustomObject({ ...objects.G, plural: 'applicationsets', name: 'dry', body: { metadata: { labels: { touched: 'yes' } } } }, mergePatch);
+    await objects.custom.patchNamespacedCustomObject(
+      { ...objects.G, plural: 'applicationsets', name: 'dry', body: { metadata: { labels: { touched: 'yes' } } } },
+      mergePatch,
+    );
     const before = { apps: await objects.apps(), appsetVersion: (await objects.appset('dry')).metadata.resourceVersion };
     await waitFor(async () => (await replicas.reconciles('dry')) > first, { what: 'the reconcile after the label change', timeoutMs: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 1_000));

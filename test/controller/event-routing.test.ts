@@ -18,7 +18,9 @@ function fakeInformer(objects: KubeObject[] = []) {
 }
 
 const appset = (name: string, generators: unknown[]): KubeObject => ({ metadata: { namespace: 'argocd', name, resourceVersion: '5' }, spec: { generators } });
-const secret = (env: string, resourceVersion: string, type = 'cluster'): KubeObject => ({ metadata: { namespace: 'argocd', name: 'c1', resourceVersion, labels: { 'argocd.argoproj.io/secret-type': type, env } } });
+const secret = (env: string, resourceVersion: string, type = 'cluster'): KubeObject => ({
+  metadata: { namespace: 'argocd', name: 'c1', resourceVersion, labels: { 'argocd.argoproj.io/secret-type': type, env } },
+});
 
 function setUp() {
   const appsets = fakeInformer([
@@ -59,7 +61,9 @@ describe('event routing', () => {
   it('gives ApplicationSet and Application events their own cache as the cause', () => {
     const { appsets, applications, enqueued } = setUp();
     appsets.fire('add', appset('list', []));
-    const app = { metadata: { namespace: 'argocd', name: 'a', resourceVersion: '77', ownerReferences: [{ kind: 'ApplicationSet', name: 'list', controller: true }] } } as KubeObject;
+    const app = {
+      metadata: { namespace: 'argocd', name: 'a', resourceVersion: '77', ownerReferences: [{ kind: 'ApplicationSet', name: 'list', controller: true }] },
+    } as KubeObject;
     applications.fire('delete', app);
     assert.deepEqual(enqueued, [
       ['argocd/list', { cache: 'applicationSets', resourceVersion: '5' }],

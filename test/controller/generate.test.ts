@@ -10,15 +10,34 @@ import { TemplateEngine } from '../../src/templating/engine.js';
 const noGit = {} as GitReader;
 
 function appsetWith(generators: unknown[]): ApplicationSetObject {
-  return { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { namespace: 'argocd', name: 'x', uid: 'u', resourceVersion: '1' }, spec: { generators, template: { metadata: {}, spec: {} } } } as unknown as ApplicationSetObject;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { namespace: 'argocd', name: 'x', uid: 'u', resourceVersion: '1' },
+    spec: { generators, template: { metadata: {}, spec: {} } },
+  } as unknown as ApplicationSetObject;
 }
 
 describe('generate: durations for the metrics', () => {
   it('observes each top-level entry by generator name, failed ones too, and never a name a spec made up', async () => {
     const observed: string[] = [];
-    const deps = { registry: createGeneratorRegistry(), git: noGit, engine: new TemplateEngine(), clusterSecrets: () => [], observeGenerator: (name: string) => observed.push(name) };
+    const deps = {
+      registry: createGeneratorRegistry(),
+      git: noGit,
+      engine: new TemplateEngine(),
+      clusterSecrets: () => [],
+      observeGenerator: (name: string) => observed.push(name),
+    };
     const signal = new AbortController().signal;
-    await generate(appsetWith([{ list: { elements: [{ a: '1' }] } }, { matrix: { generators: [{ list: { elements: [{ b: '1' }] } }, { list: { elements: [{ c: '1' }] } }] } }]), deps, signal, pino({ level: 'silent' }));
+    await generate(
+      appsetWith([
+        { list: { elements: [{ a: '1' }] } },
+        { matrix: { generators: [{ list: { elements: [{ b: '1' }] } }, { list: { elements: [{ c: '1' }] } }] } },
+      ]),
+      deps,
+      signal,
+      pino({ level: 'silent' }),
+    );
     assert.deepEqual(observed, ['list', 'matrix']);
     await assert.rejects(generate(appsetWith([{ 'attacker-chosen-label': {} }]), deps, signal, pino({ level: 'silent' })));
     assert.deepEqual(observed, ['list', 'matrix', 'unknown']);

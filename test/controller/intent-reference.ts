@@ -9,7 +9,9 @@ import type { Application } from '../../src/model/objects.js';
 export function referenceCanonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(referenceCanonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${referenceCanonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -22,12 +22,22 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
   const destination = { server: 'https://kubernetes.default.svc', namespace: 'default' };
   const gitAppSet = (prefix: string, folder: string, syncPolicy?: Record<string, unknown>) => ({
     generators: [{ git: { repoURL: repo.httpUrl, revision: 'HEAD', requeueAfterSeconds: 1, directories: [{ path: `${folder}/*` }] } }],
-    template: { metadata: { name: `${prefix}-{{path.basename}}` }, spec: { project: 'default', source: { repoURL: repo.httpUrl, targetRevision: 'HEAD', path: '{{path}}' }, destination } },
+    template: {
+      metadata: { name: `${prefix}-{{path.basename}}` },
+      spec: { project: 'default', source: { repoURL: repo.httpUrl, targetRevision: 'HEAD', path: '{{path}}' }, destination },
+    },
     ...(syncPolicy ? { syncPolicy } : {}),
   });
   const clusterAppSet = (prefix: string, env: string) => ({
     generators: [{ clusters: { selector: { matchLabels: { env } } } }],
-    template: { metadata: { name: `${prefix}-{{name}}` }, spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'apps' }, destination: { server: '{{server}}', namespace: 'default' } } },
+    template: {
+      metadata: { name: `${prefix}-{{name}}` },
+      spec: {
+        project: 'default',
+        source: { repoURL: 'https://git.example/apps.git', path: 'apps' },
+        destination: { server: '{{server}}', namespace: 'default' },
+      },
+    },
   });
   const file = 'kustomization.yaml';
 
@@ -41,7 +51,10 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
     });
     await core.createNamespacedSecret({
       namespace: ns.name,
-      body: { metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } },
+      body: {
+        metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+        stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword },
+      },
     });
     objects = namespaceObjects(kc, ns.name);
     replicas = await startReplicas(kc, ns.name, 2);
@@ -54,7 +67,10 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
   it('deletes the Application of a folder removed from Git under sync, and keeps it under create-update', async () => {
     await objects.createAppSet('kept', gitAppSet('kept', 'policy', { applicationsSync: 'create-update' }));
     await objects.createAppSet('synced', gitAppSet('synced', 'policy'));
-    await waitFor(async () => (await objects.liveNames('kept-')) === 'kept-a,kept-b,kept-c' && (await objects.liveNames('synced-')) === 'synced-a,synced-b,synced-c', { what: 'both sets of Applications', timeoutMs: 60_000 });
+    await waitFor(
+      async () => (await objects.liveNames('kept-')) === 'kept-a,kept-b,kept-c' && (await objects.liveNames('synced-')) === 'synced-a,synced-b,synced-c',
+      { what: 'both sets of Applications', timeoutMs: 60_000 },
+    );
     await repo.commit({ [`policy/c/${file}`]: null }, 'remove folder c');
     await waitFor(async () => (await objects.liveNames('synced-')) === 'synced-a,synced-b', { what: 'synced-c to be deleted', timeoutMs: 60_000 });
     // The create-update set has seen the same commit by now; give it two more polls to be sure.
@@ -68,14 +84,20 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
     await objects.createAppSet('guard', gitAppSet('guard', 'guard'));
     await waitFor(async () => (await objects.liveNames('guard-')) === 'guard-x,guard-y,guard-z', { what: 'the guarded Applications', timeoutMs: 60_000 });
     await repo.commit({ [`guard/x/${file}`]: null, [`guard/y/${file}`]: null, [`guard/z/${file}`]: null }, 'remove every guarded folder');
-    const refusal = await waitFor(async () => {
-      const c = await objects.condition('guard', 'ErrorOccurred');
-      return c?.status === 'True' && /refusing to delete 3 of 3/.test(c.message) ? c : undefined;
-    }, { what: 'the deletion guard condition', timeoutMs: 60_000 });
+    const refusal = await waitFor(
+      async () => {
+        const c = await objects.condition('guard', 'ErrorOccurred');
+        return c?.status === 'True' && /refusing to delete 3 of 3/.test(c.message) ? c : undefined;
+      },
+      { what: 'the deletion guard condition', timeoutMs: 60_000 },
+    );
     assert.equal(refusal.reason, 'DeleteApplicationError');
     assert.equal(await objects.liveNames('guard-'), 'guard-x,guard-y,guard-z', 'nothing deleted');
     const events = await objects.events('guard');
-    assert.ok(events.some((e) => e.type === 'Warning' && e.reason === 'DeleteApplicationError' && /refusing to delete/.test(e.message ?? '')), 'a Warning Event says why');
+    assert.ok(
+      events.some((e) => e.type === 'Warning' && e.reason === 'DeleteApplicationError' && /refusing to delete/.test(e.message ?? '')),
+      'a Warning Event says why',
+    );
 
     // Git comes back but for one folder: the next poll decides afresh and deletes just that one.
     await repo.commit({ [`guard/x/${file}`]: 'resources: []\n', [`guard/y/${file}`]: 'resources: []\n' }, 'restore x and y');
@@ -83,10 +105,18 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
     await waitFor(async () => (await objects.condition('guard', 'ErrorOccurred'))?.status === 'False', { what: 'the refusal to clear', timeoutMs: 30_000 });
 
     await repo.commit({ [`guard/x/${file}`]: null, [`guard/y/${file}`]: null }, 'remove them again');
-    await waitFor(async () => /refusing to delete 2 of \d/.test((await objects.condition('guard', 'ErrorOccurred'))?.message ?? ''), { what: 'the second refusal', timeoutMs: 60_000 });
+    await waitFor(async () => /refusing to delete 2 of \d/.test((await objects.condition('guard', 'ErrorOccurred'))?.message ?? ''), {
+      what: 'the second refusal',
+      timeoutMs: 60_000,
+    });
     assert.equal(await objects.liveNames('guard-'), 'guard-x,guard-y');
     await objects.custom.patchNamespacedCustomObject(
-      { ...objects.G, plural: 'applicationsets', name: 'guard', body: [{ op: 'add', path: '/metadata/annotations', value: { 'appset-controller.io/allow-mass-deletion': 'true' } }] },
+      {
+        ...objects.G,
+        plural: 'applicationsets',
+        name: 'guard',
+        body: [{ op: 'add', path: '/metadata/annotations', value: { 'appset-controller.io/allow-mass-deletion': 'true' } }],
+      },
       jsonPatch,
     );
     await waitFor(async () => (await objects.liveNames('guard-')) === '', { what: 'the opted-in deletion', timeoutMs: 60_000 });
@@ -95,21 +125,37 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
   it('routes a cluster Secret change only to ApplicationSets whose selector matches its old or new labels', async () => {
     await objects.createAppSet('prod', clusterAppSet('prod', 'prod'), { annotations: { 'appset-controller.io/allow-mass-deletion': 'true' } });
     await objects.createAppSet('dev', clusterAppSet('dev', 'dev'));
-    await waitFor(async () => (await objects.condition('prod', 'ResourcesUpToDate'))?.status === 'True' && (await objects.condition('dev', 'ResourcesUpToDate'))?.status === 'True', { what: 'both cluster sets settled', timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await objects.condition('prod', 'ResourcesUpToDate'))?.status === 'True' && (await objects.condition('dev', 'ResourcesUpToDate'))?.status === 'True',
+      { what: 'both cluster sets settled', timeoutMs: 30_000 },
+    );
     await sleep(1_000);
     const devBefore = await replicas.reconciles('dev');
     const prodBefore = await replicas.reconciles('prod');
-    const secret = { metadata: { name: 'cluster-one', labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'prod' } }, stringData: { name: 'one', server: 'https://one.example' } };
+    const secret = {
+      metadata: { name: 'cluster-one', labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'prod' } },
+      stringData: { name: 'one', server: 'https://one.example' },
+    };
     await core.createNamespacedSecret({ namespace: ns.name, body: secret });
     await waitFor(async () => (await objects.liveNames('prod-')) === 'prod-one', { what: 'the prod Application', timeoutMs: 30_000 });
     await sleep(2_000); // room for a wrongly routed reconcile to happen and be counted
     assert.equal(await replicas.reconciles('dev'), devBefore, 'a prod cluster does not wake the dev ApplicationSet');
     assert.ok((await replicas.reconciles('prod')) > prodBefore);
 
-    await core.patchNamespacedSecret({ namespace: ns.name, name: 'cluster-one', body: [{ op: 'replace', path: '/metadata/labels/env', value: 'dev' }] }, jsonPatch);
-    await waitFor(async () => (await objects.liveNames('dev-')) === 'dev-one' && (await objects.liveNames('prod-')) === '', { what: 'the cluster to move from prod to dev', timeoutMs: 30_000 });
+    await core.patchNamespacedSecret(
+      { namespace: ns.name, name: 'cluster-one', body: [{ op: 'replace', path: '/metadata/labels/env', value: 'dev' }] },
+      jsonPatch,
+    );
+    await waitFor(async () => (await objects.liveNames('dev-')) === 'dev-one' && (await objects.liveNames('prod-')) === '', {
+      what: 'the cluster to move from prod to dev',
+      timeoutMs: 30_000,
+    });
 
-    const unrelated = { metadata: { name: 'cluster-two', labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'staging' } }, stringData: { name: 'two', server: 'https://two.example' } };
+    const unrelated = {
+      metadata: { name: 'cluster-two', labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'staging' } },
+      stringData: { name: 'two', server: 'https://two.example' },
+    };
     await sleep(1_000);
     const settled = { dev: await replicas.reconciles('dev'), prod: await replicas.reconciles('prod') };
     await core.createNamespacedSecret({ namespace: ns.name, body: unrelated });
@@ -120,32 +166,47 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
   it('writes no status that wakes a replica again: a quiet period costs no reconcile', async () => {
     // prod and dev have no requeue interval: with nothing changing, neither replica may run them.
     await sleep(1_000);
-    const before = await replicas.reconciles('dev') + (await replicas.reconciles('prod'));
+    const before = (await replicas.reconciles('dev')) + (await replicas.reconciles('prod'));
     await sleep(4_000);
     assert.equal((await replicas.reconciles('dev')) + (await replicas.reconciles('prod')), before);
   });
 
-  it("with preserveResourcesOnDeletion, leaves the resources finalizer off, so the garbage collector removes the Applications and Argo CD keeps what they deployed", async () => {
+  it('with preserveResourcesOnDeletion, leaves the resources finalizer off, so the garbage collector removes the Applications and Argo CD keeps what they deployed', async () => {
     const list = (prefix: string, syncPolicy?: Record<string, unknown>) => ({
       generators: [{ list: { elements: [{ n: '1' }, { n: '2' }] } }],
-      template: { metadata: { name: `${prefix}-{{n}}` }, spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'apps' }, destination } },
+      template: {
+        metadata: { name: `${prefix}-{{n}}` },
+        spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'apps' }, destination },
+      },
       ...(syncPolicy ? { syncPolicy } : {}),
     });
     await objects.createAppSet('preserve', list('preserve', { preserveResourcesOnDeletion: true }));
     await objects.createAppSet('orphan', list('orphan'));
-    await waitFor(async () => (await objects.liveNames('preserve-')) === 'preserve-1,preserve-2' && (await objects.liveNames('orphan-')) === 'orphan-1,orphan-2', { what: 'the Applications', timeoutMs: 30_000 });
-    for (const app of (await objects.apps('preserve-')).values()) assert.equal(app.metadata.finalizers, undefined, `${app.metadata.name} has no resources finalizer`);
+    await waitFor(
+      async () => (await objects.liveNames('preserve-')) === 'preserve-1,preserve-2' && (await objects.liveNames('orphan-')) === 'orphan-1,orphan-2',
+      { what: 'the Applications', timeoutMs: 30_000 },
+    );
+    for (const app of (await objects.apps('preserve-')).values())
+      assert.equal(app.metadata.finalizers, undefined, `${app.metadata.name} has no resources finalizer`);
     for (const app of (await objects.apps('orphan-')).values()) assert.deepEqual(app.metadata.finalizers, [RESOURCES_FINALIZER]);
 
     // Argo CD semantics: the ApplicationSet's deletion removes its Applications either way (garbage
     // collection through the owner reference); without the finalizer Argo CD leaves their resources.
     // Nobody removes a finalizer here, so the Applications can only go because they carry none.
     await objects.custom.deleteNamespacedCustomObject({ ...objects.G, plural: 'applicationsets', name: 'preserve', propagationPolicy: 'Background' });
-    await waitFor(async () => (await objects.apps('preserve-')).size === 0, { what: 'the garbage collector to remove the preserved Applications', timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(async () => (await objects.apps('preserve-')).size === 0, {
+      what: 'the garbage collector to remove the preserved Applications',
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
 
     // Keeping the Applications themselves is an orphaning delete (kubectl delete --cascade=orphan).
     await objects.custom.deleteNamespacedCustomObject({ ...objects.G, plural: 'applicationsets', name: 'orphan', propagationPolicy: 'Orphan' });
-    await waitFor(async () => [...(await objects.apps('orphan-')).values()].every((app) => !app.metadata.ownerReferences?.length), { what: 'the owner references to be removed', timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(async () => [...(await objects.apps('orphan-')).values()].every((app) => !app.metadata.ownerReferences?.length), {
+      what: 'the owner references to be removed',
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
     await sleep(1_000);
     const kept = await objects.apps('orphan-');
     assert.deepEqual([...kept.keys()].sort(), ['orphan-1', 'orphan-2']);

@@ -35,7 +35,11 @@ describe('planChanges', () => {
   });
 
   it('never takes over an Application someone else controls, or that nobody controls', () => {
-    const other = liveFrom(desired('shared'), (live) => (live.metadata.ownerReferences = [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'other', uid: 'uid-other', controller: true }]));
+    const other = liveFrom(
+      desired('shared'),
+      (live) =>
+        (live.metadata.ownerReferences = [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'other', uid: 'uid-other', controller: true }]),
+    );
     const orphan = liveFrom(desired('orphan'), (live) => delete live.metadata.ownerReferences);
     const result = plan([desired('shared'), desired('orphan')], [other, orphan]);
     assert.deepEqual(result.create, []);

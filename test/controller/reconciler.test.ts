@@ -38,7 +38,11 @@ function appset(namespace: string, elements: unknown[], project = 'default'): Ku
       generators: [{ list: { elements } }],
       template: {
         metadata: { name: 'guestbook-{{env}}' },
-        spec: { project, source: { repoURL: 'https://git.example/apps.git', path: 'guestbook' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook-{{env}}' } },
+        spec: {
+          project,
+          source: { repoURL: 'https://git.example/apps.git', path: 'guestbook' },
+          destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook-{{env}}' },
+        },
       },
     },
   };
@@ -88,7 +92,10 @@ describe('reconciler (unit: real stores, generators and renderer; recording writ
 
   it('throws one ReconcileFailure for a render error: retryable, its condition reason, parameters generated, nothing written', async () => {
     const h = harness([appset('argocd', [{ cluster: 'dev' }])]); // the template names {{env}}, which no element has
-    const failure = await h.reconcile('argocd/guestbook', ctx).then(() => undefined, (error: unknown) => error);
+    const failure = await h.reconcile('argocd/guestbook', ctx).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     assert.ok(failure instanceof ReconcileFailure, String(failure));
     assert.equal(failure.reason, Reason.RenderTemplateParamsError);
     assert.equal(failure.terminal, false);
@@ -100,7 +107,10 @@ describe('reconciler (unit: real stores, generators and renderer; recording writ
 
   it('throws a terminal ReconcileFailure for a tenancy violation, before any generator runs', async () => {
     const h = harness([appset('team-a', [{ env: 'dev' }], 'team-a')]);
-    const failure = await h.reconcile('team-a/guestbook', ctx).then(() => undefined, (error: unknown) => error);
+    const failure = await h.reconcile('team-a/guestbook', ctx).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     assert.ok(failure instanceof ReconcileFailure);
     assert.equal(failure.terminal, true);
     assert.equal(failure.reason, Reason.ValidationError);
@@ -128,7 +138,10 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
       log,
       observe: (_key, _seconds, result, reason) => observed.push([result, reason]),
     });
-    const thrown = await handler(key, new AbortController().signal).then(() => undefined, (error: unknown) => error);
+    const thrown = await handler(key, new AbortController().signal).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     return { ...h, lines, observed, requeued, thrown };
   }
 
@@ -138,7 +151,10 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
     const errorOccurred = run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred');
     assert.equal(errorOccurred?.status, 'True');
     assert.equal(errorOccurred?.reason, Reason.RenderTemplateParamsError);
-    assert.deepEqual(run.events.map((e) => [e.type, e.reason]), [['Warning', Reason.RenderTemplateParamsError]]);
+    assert.deepEqual(
+      run.events.map((e) => [e.type, e.reason]),
+      [['Warning', Reason.RenderTemplateParamsError]],
+    );
     assert.deepEqual(run.observed, [['error', Reason.RenderTemplateParamsError]]);
     assert.equal(run.lines.filter((l) => (l.level as number) >= 40).length, 1, 'one log line');
     assert.deepEqual(run.requeued, []);
@@ -148,7 +164,10 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
     const run = await runOnce([appset('team-a', [{ env: 'dev' }], 'team-a')], 'team-a/guestbook');
     assert.equal(run.thrown, undefined, 'a terminal failure is not retried');
     assert.equal(run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred')?.reason, Reason.ValidationError);
-    assert.deepEqual(run.events.map((e) => e.reason), [Reason.ValidationError]);
+    assert.deepEqual(
+      run.events.map((e) => e.reason),
+      [Reason.ValidationError],
+    );
     assert.deepEqual(run.observed, [['terminal', Reason.ValidationError]]);
     const warnings = run.lines.filter((l) => (l.level as number) >= 40);
     assert.equal(warnings.length, 1);

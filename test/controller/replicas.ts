@@ -19,9 +19,22 @@ export interface Replicas {
 }
 
 /** Starts `count` replicas watching `namespace`, with extra flags and per-replica start options. */
-export async function startReplicas(kc: KubeConfig, namespace: string, count: number, flags: Record<string, string | boolean> = {}, perReplica: (index: number) => StartOptions = () => ({})): Promise<Replicas> {
+export async function startReplicas(
+  kc: KubeConfig,
+  namespace: string,
+  count: number,
+  flags: Record<string, string | boolean> = {},
+  perReplica: (index: number) => StartOptions = () => ({}),
+): Promise<Replicas> {
   const config = readControllerConfig(
-    { namespace, 'redis-url': sharedEnvironment().redisUrl, 'listen-address': '127.0.0.1:0', 'git-cache-dir': mkdtempSync(join(tmpdir(), 'replicas-git-')), 'log-level': 'warn', ...flags },
+    {
+      namespace,
+      'redis-url': sharedEnvironment().redisUrl,
+      'listen-address': '127.0.0.1:0',
+      'git-cache-dir': mkdtempSync(join(tmpdir(), 'replicas-git-')),
+      'log-level': 'warn',
+      ...flags,
+    },
     {},
   );
   const queueName = `test-${randomBytes(4).toString('hex')}`;
@@ -52,9 +65,22 @@ export async function startReplicas(kc: KubeConfig, namespace: string, count: nu
 export function namespaceObjects(kc: KubeConfig, namespace: string) {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const G = { group: 'argoproj.io', version: 'v1alpha1', namespace };
-  type App = { metadata: { name: string; uid: string; finalizers?: string[]; deletionTimestamp?: string; ownerReferences?: Array<{ uid: string; name: string }>; labels?: Record<string, string> }; spec: { source: { path?: string } } };
+  type App = {
+    metadata: {
+      name: string;
+      uid: string;
+      finalizers?: string[];
+      deletionTimestamp?: string;
+      ownerReferences?: Array<{ uid: string; name: string }>;
+      labels?: Record<string, string>;
+    };
+    spec: { source: { path?: string } };
+  };
   type Condition = { type: string; status: string; reason: string; message: string };
-  type AppSet = { metadata: { uid: string; resourceVersion: string; annotations?: Record<string, string> }; status?: { conditions?: Condition[]; resources?: unknown[] } };
+  type AppSet = {
+    metadata: { uid: string; resourceVersion: string; annotations?: Record<string, string> };
+    status?: { conditions?: Condition[]; resources?: unknown[] };
+  };
   return {
     custom,
     G,
@@ -64,7 +90,10 @@ export function namespaceObjects(kc: KubeConfig, namespace: string) {
     },
     async liveNames(prefix: string): Promise<string> {
       const apps = [...(await this.apps(prefix)).values()].filter((app) => !app.metadata.deletionTimestamp);
-      return apps.map((app) => app.metadata.name).sort().join(',');
+      return apps
+        .map((app) => app.metadata.name)
+        .sort()
+        .join(',');
     },
     async appset(name: string): Promise<AppSet> {
       return (await custom.getNamespacedCustomObject({ ...G, plural: 'applicationsets', name })) as AppSet;
@@ -73,7 +102,11 @@ export function namespaceObjects(kc: KubeConfig, namespace: string) {
       return (await this.appset(name)).status?.conditions?.find((c) => c.type === type);
     },
     async createAppSet(name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Promise<void> {
-      await custom.createNamespacedCustomObject({ ...G, plural: 'applicationsets', body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name, namespace, ...metadata }, spec } });
+      await custom.createNamespacedCustomObject({
+        ...G,
+        plural: 'applicationsets',
+        body: { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name, namespace, ...metadata }, spec },
+      });
     },
     async events(involvedName?: string): Promise<Array<{ reason?: string; message?: string; type?: string; source?: { component?: string } }>> {
       const list = await kc.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace });

@@ -24,7 +24,9 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
     proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
     // Replica 0 sees every event at once but runs nothing; replica 1 runs every job, and its watches
     // go through the proxy, so the test decides when its cache falls behind.
-    replicas = await startReplicas(kc, ns.name, 2, {}, (i) => (i === 0 ? { takeWork: false } : { informerKubeConfig: proxy.kubeConfigThrough(kc, () => new KubeConfig()), cacheWaitTimeoutMs: 120_000 }));
+    replicas = await startReplicas(kc, ns.name, 2, {}, (i) =>
+      i === 0 ? { takeWork: false } : { informerKubeConfig: proxy.kubeConfigThrough(kc, () => new KubeConfig()), cacheWaitTimeoutMs: 120_000 },
+    );
   });
   after(async () => {
     await replicas.stop();
@@ -32,7 +34,14 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
     await ns.delete();
   });
 
-  const template = { metadata: { name: 'stale-{{n}}' }, spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'apps/{{n}}' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'default' } } };
+  const template = {
+    metadata: { name: 'stale-{{n}}' },
+    spec: {
+      project: 'default',
+      source: { repoURL: 'https://git.example/apps.git', path: 'apps/{{n}}' },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'default' },
+    },
+  };
   const elements = (...ns: string[]) => [{ list: { elements: ns.map((n) => ({ n })) } }];
 
   /** Pauses the runner's watches, makes `change`, and checks the runner started the job but does not finish it on its old cache. */
@@ -42,7 +51,10 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
     proxy.pause();
     try {
       await change();
-      await waitFor(async () => (await replicas.sample('appset_queue_add_to_start_seconds_count')) > started, { what: 'the lagging replica to take the job', timeoutMs: 30_000 });
+      await waitFor(async () => (await replicas.sample('appset_queue_add_to_start_seconds_count')) > started, {
+        what: 'the lagging replica to take the job',
+        timeoutMs: 30_000,
+      });
       await sleep(1_500); // acting on the old cache would take milliseconds
       assert.equal(await replicas.reconciles('stale'), finished, 'no reconcile completed on the stale cache');
     } finally {
@@ -52,12 +64,21 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
 
   it('runs a spec change only once the cache holds it', async () => {
     await objects.createAppSet('stale', { generators: elements('a'), template });
-    await waitFor(async () => (await objects.liveNames('stale-')) === 'stale-a' && (await objects.condition('stale', 'ResourcesUpToDate'))?.status === 'True', { what: 'the first Application', timeoutMs: 30_000 });
+    await waitFor(async () => (await objects.liveNames('stale-')) === 'stale-a' && (await objects.condition('stale', 'ResourcesUpToDate'))?.status === 'True', {
+      what: 'the first Application',
+      timeoutMs: 30_000,
+    });
     await sleep(500);
     await changeWhileBehind(async () => {
-      await objects.custom.patchNamespacedCustomObject({ ...objects.G, plural: 'applicationsets', name: 'stale', body: [{ op: 'replace', path: '/spec/generators', value: elements('a', 'b') }] }, jsonPatch);
+      await objects.custom.patchNamespacedCustomObject(
+        { ...objects.G, plural: 'applicationsets', name: 'stale', body: [{ op: 'replace', path: '/spec/generators', value: elements('a', 'b') }] },
+        jsonPatch,
+      );
     });
-    await waitFor(async () => (await objects.liveNames('stale-')) === 'stale-a,stale-b', { what: 'the new Application once the cache caught up', timeoutMs: 30_000 });
+    await waitFor(async () => (await objects.liveNames('stale-')) === 'stale-a,stale-b', {
+      what: 'the new Application once the cache caught up',
+      timeoutMs: 30_000,
+    });
     assert.ok((await replicas.sample('appset_cache_wait_seconds_sum')) >= 1, 'the wait shows in the metrics');
   });
 
@@ -67,7 +88,10 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
     assert.ok(before);
     await changeWhileBehind(async () => {
       // The finalizer is Argo CD's; take it off so the delete is immediate, as Argo CD would once done.
-      await objects.custom.patchNamespacedCustomObject({ ...objects.G, plural: 'applications', name: 'stale-b', body: [{ op: 'remove', path: '/metadata/finalizers' }] }, jsonPatch);
+      await objects.custom.patchNamespacedCustomObject(
+        { ...objects.G, plural: 'applications', name: 'stale-b', body: [{ op: 'remove', path: '/metadata/finalizers' }] },
+        jsonPatch,
+      );
       await objects.custom.deleteNamespacedCustomObject({ ...objects.G, plural: 'applications', name: 'stale-b' });
     });
     const recreated = await waitFor(async () => (await objects.apps()).get('stale-b'), { what: 'the Application to be recreated', timeoutMs: 30_000 });

@@ -14,11 +14,14 @@ const T2 = '2026-01-02T00:00:00Z';
 describe('status conditions', () => {
   it('writes Argo CD 3.x conditions on success, sorted by type', () => {
     const conditions = mergeConditions(undefined, conditionsFor({ kind: 'success' }), T1);
-    assert.deepEqual(conditions.map((c) => [c.type, c.status, c.reason]), [
-      ['ErrorOccurred', 'False', 'ApplicationSetUpToDate'],
-      ['ParametersGenerated', 'True', 'ParametersGenerated'],
-      ['ResourcesUpToDate', 'True', 'ApplicationSetUpToDate'],
-    ]);
+    assert.deepEqual(
+      conditions.map((c) => [c.type, c.status, c.reason]),
+      [
+        ['ErrorOccurred', 'False', 'ApplicationSetUpToDate'],
+        ['ParametersGenerated', 'True', 'ParametersGenerated'],
+        ['ResourcesUpToDate', 'True', 'ApplicationSetUpToDate'],
+      ],
+    );
   });
 
   it('names the error in ErrorOccurred and ResourcesUpToDate, and in ParametersGenerated when generation failed', () => {
@@ -50,31 +53,53 @@ describe('status conditions', () => {
 
 describe('status.resources', () => {
   it('lists owned Applications by name with sync and health, capped, with the full count', () => {
-    const apps = ['c', 'a', 'b'].map((n) => liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })));
+    const apps = ['c', 'a', 'b'].map((n) =>
+      liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })),
+    );
     const { resources, resourcesCount } = resourceStatus(apps, 2);
     assert.equal(resourcesCount, 3);
-    assert.deepEqual(resources.map((r) => r.name), ['a', 'b']);
-    assert.deepEqual(resources[0], { group: 'argoproj.io', version: 'v1alpha1', kind: 'Application', name: 'a', namespace: 'team-a', status: 'Synced', health: { status: 'Healthy' } });
+    assert.deepEqual(
+      resources.map((r) => r.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(resources[0], {
+      group: 'argoproj.io',
+      version: 'v1alpha1',
+      kind: 'Application',
+      name: 'a',
+      namespace: 'team-a',
+      status: 'Synced',
+      health: { status: 'Healthy' },
+    });
     assert.equal(resourceStatus(apps, 0).resources.length, 3);
   });
 });
 
 describe('reportStatus', () => {
   /** What the API server hands back: stored custom resources come with alphabetically sorted keys. */
-  const asServerReturns = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v)));
-  const apps = ['a', 'b'].map((n) => liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })));
+  const asServerReturns = (value: unknown): unknown =>
+    JSON.parse(
+      JSON.stringify(value, (_key, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+      ),
+    );
+  const apps = ['a', 'b'].map((n) =>
+    liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })),
+  );
   const reporterWriting = (writes: unknown[]): Reporter => ({
     status: { write: (_target, status) => Promise.resolve(void writes.push(status)) },
     events: { record: () => Promise.resolve() },
     now: () => new Date(T2),
     maxResourcesStatus: 0,
   });
-  const appsetWithStatus = (status: unknown): ApplicationSetObject => ({
-    apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet',
-    metadata: { name: 'guestbook', namespace: 'team-a', uid: 'uid', resourceVersion: '7' },
-    spec: { generators: [], template: { metadata: {}, spec: {} } },
-    status,
-  } as unknown as ApplicationSetObject);
+  const appsetWithStatus = (status: unknown): ApplicationSetObject =>
+    ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'guestbook', namespace: 'team-a', uid: 'uid', resourceVersion: '7' },
+      spec: { generators: [], template: { metadata: {}, spec: {} } },
+      status,
+    }) as unknown as ApplicationSetObject;
   const stored = asServerReturns({ conditions: mergeConditions(undefined, conditionsFor({ kind: 'success' }), T1), ...resourceStatus(apps, 0) });
 
   it('writes nothing when the stored status (keys sorted by the server) already says the same', async () => {
@@ -90,7 +115,10 @@ describe('reportStatus', () => {
   });
 
   it('takes a 409 or 404 as "the ApplicationSet changed or is gone" and passes other failures on', async () => {
-    const failing = (status: number): Reporter => ({ ...reporterWriting([]), status: { write: () => Promise.reject(new KubeApiError(status, undefined, `HTTP ${status}`)) } });
+    const failing = (status: number): Reporter => ({
+      ...reporterWriting([]),
+      status: { write: () => Promise.reject(new KubeApiError(status, undefined, `HTTP ${status}`)) },
+    });
     for (const status of [409, 404]) await reportStatus(failing(status), appsetWithStatus(undefined), { kind: 'success' }, apps, pino({ enabled: false }));
     await assert.rejects(reportStatus(failing(403), appsetWithStatus(undefined), { kind: 'success' }, apps, pino({ enabled: false })), /HTTP 403/);
   });

@@ -21,9 +21,15 @@ describe('tenancy end to end: tenants generate only inside their AppProject', ()
   let controller: RunningController;
 
   const apps = async (): Promise<string[]> =>
-    ((await custom.listNamespacedCustomObject({ ...G, namespace: tenant.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items.map((a) => a.metadata.name).sort();
+    (
+      (await custom.listNamespacedCustomObject({ ...G, namespace: tenant.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }
+    ).items
+      .map((a) => a.metadata.name)
+      .sort();
   const errorOf = async (name: string): Promise<string | undefined> => {
-    const appset = (await custom.getNamespacedCustomObject({ ...G, namespace: tenant.name, plural: 'applicationsets', name })) as { status?: { conditions?: Array<{ type: string; status: string; message: string }> } };
+    const appset = (await custom.getNamespacedCustomObject({ ...G, namespace: tenant.name, plural: 'applicationsets', name })) as {
+      status?: { conditions?: Array<{ type: string; status: string; message: string }> };
+    };
     const condition = appset.status?.conditions?.find((c) => c.type === 'ErrorOccurred' && c.status === 'True');
     return condition?.message;
   };
@@ -50,12 +56,19 @@ describe('tenancy end to end: tenants generate only inside their AppProject', ()
       },
     });
   const refused = async (name: string, rule: RegExp): Promise<void> => {
-    const message = await waitFor(async () => {
-      const current = await errorOf(name);
-      return current !== undefined && rule.test(current) ? current : undefined;
-    }, { what: `the refusal of ${name} matching ${String(rule)}`, timeoutMs: 20_000 });
+    const message = await waitFor(
+      async () => {
+        const current = await errorOf(name);
+        return current !== undefined && rule.test(current) ? current : undefined;
+      },
+      { what: `the refusal of ${name} matching ${String(rule)}`, timeoutMs: 20_000 },
+    );
     assert.match(message, rule);
-    assert.deepEqual((await apps()).filter((a) => a.startsWith(`${name}-`)), [], 'nothing was written');
+    assert.deepEqual(
+      (await apps()).filter((a) => a.startsWith(`${name}-`)),
+      [],
+      'nothing was written',
+    );
   };
 
   before(async () => {
@@ -69,11 +82,20 @@ describe('tenancy end to end: tenants generate only inside their AppProject', ()
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'AppProject',
         metadata: { name: 'team' },
-        spec: { sourceNamespaces: [tenant.name], sourceRepos: ['https://git.example/team/*'], destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'team-*' }] },
+        spec: {
+          sourceNamespaces: [tenant.name],
+          sourceRepos: ['https://git.example/team/*'],
+          destinations: [{ server: 'https://kubernetes.default.svc', namespace: 'team-*' }],
+        },
       },
     });
     const config = readControllerConfig(
-      { namespace: platform.name, 'applicationset-namespaces': [tenant.name], 'listen-address': '127.0.0.1:0', 'git-cache-dir': mkdtempSync(join(tmpdir(), 'tenancy-git-')) },
+      {
+        namespace: platform.name,
+        'applicationset-namespaces': [tenant.name],
+        'listen-address': '127.0.0.1:0',
+        'git-cache-dir': mkdtempSync(join(tmpdir(), 'tenancy-git-')),
+      },
       {},
     );
     controller = await startController(config, kc, pino({ level: 'silent' }));

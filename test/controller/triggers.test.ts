@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { INTENT_HASH_ANNOTATION } from '../../src/controller/plan/apply-intent.js';
-import { applicationSetUpdateNeedsReconcile, applicationUpdateNeedsReconcile, REFRESH_ANNOTATION, type Watched } from '../../src/controller/routing/triggers.js';
+import {
+  applicationSetUpdateNeedsReconcile,
+  applicationUpdateNeedsReconcile,
+  REFRESH_ANNOTATION,
+  type Watched,
+} from '../../src/controller/routing/triggers.js';
 
-const appset: Watched & { status?: unknown } = { metadata: { labels: { team: 'a' }, annotations: { note: 'x' } }, spec: { generators: [{ list: { elements: [] } }] } };
+const appset: Watched & { status?: unknown } = {
+  metadata: { labels: { team: 'a' }, annotations: { note: 'x' } },
+  spec: { generators: [{ list: { elements: [] } }] },
+};
 const edit = (change: Partial<Watched['metadata']>, spec: unknown = appset.spec): Watched => ({ metadata: { ...appset.metadata, ...change }, spec });
 
 describe('reconcile triggers', () => {

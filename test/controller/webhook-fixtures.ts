@@ -12,7 +12,11 @@ export function hookedAppSet(repoURL: string): Record<string, unknown> {
       generators: [{ git: { repoURL, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: 'apps/*' }] } }],
       template: {
         metadata: { name: 'hooked-{{.path.basename}}' },
-        spec: { project: 'default', source: { repoURL, path: '{{.path.path}}', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: '{{.path.basename}}' } },
+        spec: {
+          project: 'default',
+          source: { repoURL, path: '{{.path.path}}', targetRevision: 'HEAD' },
+          destination: { server: 'https://kubernetes.default.svc', namespace: '{{.path.basename}}' },
+        },
       },
     },
   };

@@ -36,9 +36,14 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
   let worker: RunningController;
 
   const apps = async (): Promise<string[]> =>
-    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items.map((a) => a.metadata.name).sort();
+    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items
+      .map((a) => a.metadata.name)
+      .sort();
   const lsRemotes = async (controller: RunningController): Promise<number> =>
-    [...(await controller.metricsRegistry.metrics()).matchAll(/^argocd_git_request_total\{[^}]*request_type="ls-remote"[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    [...(await controller.metricsRegistry.metrics()).matchAll(/^argocd_git_request_total\{[^}]*request_type="ls-remote"[^}]*\} (\d+)$/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
   const push = (): Promise<Response> => signedPush(receiver.port, repo.httpUrl, 'refs/heads/main', SECRET);
 
   before(async () => {
@@ -47,12 +52,23 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`hook-replicas-${ns.name}`, { 'apps/alpha/app.yaml': 'a: 1\n' });
     const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } } });
+    await core.createNamespacedSecret({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+        stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword },
+      },
+    });
     await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'hooks' }, stringData: { 'webhook.github.secret': SECRET } } });
     const config = readControllerConfig(
       {
-        namespace: ns.name, 'webhook-secret': 'hooks', 'listen-address': '127.0.0.1:0', 'git-cache-dir': mkdtempSync(join(tmpdir(), 'hook-replicas-git-')),
-        'resync-period': '1h', 'redis-url': redis.url, 'git-refs-max-age': '1h',
+        namespace: ns.name,
+        'webhook-secret': 'hooks',
+        'listen-address': '127.0.0.1:0',
+        'git-cache-dir': mkdtempSync(join(tmpdir(), 'hook-replicas-git-')),
+        'resync-period': '1h',
+        'redis-url': redis.url,
+        'git-refs-max-age': '1h',
       },
       { APPSET_REDIS_PASSWORD: REDIS_PASSWORD },
     );
@@ -78,10 +94,15 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
       { ...G, namespace: ns.name, plural: 'applicationsets', name: 'hooked', body: { spec: { template: { metadata: { labels: { wave: '2' } } } } } },
       mergePatch,
     );
-    await waitFor(async () => {
-      const app = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', name: 'hooked-alpha' })) as { metadata: { labels?: Record<string, string> } };
-      return app.metadata.labels?.wave === '2';
-    }, { what: 'the template change to reach the Application', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        const app = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', name: 'hooked-alpha' })) as {
+          metadata: { labels?: Record<string, string> };
+        };
+        return app.metadata.labels?.wave === '2';
+      },
+      { what: 'the template change to reach the Application', timeoutMs: 20_000 },
+    );
     assert.equal(await lsRemotes(worker), before, 'the reconcile of the template change read no refs');
     assert.equal((await apps()).includes('hooked-unseen'), false, 'a commit nobody pushed waits for the refs to age');
   });

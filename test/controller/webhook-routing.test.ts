@@ -18,7 +18,12 @@ function store(): Store<KubeObject> {
     const git = { repoURL: repo, revision: i % 2 === 0 ? 'HEAD' : 'main', directories: [{ path: '*' }] };
     // Every fourth ApplicationSet nests its git generator in a matrix.
     const generators = i % 4 === 3 ? [{ matrix: { generators: [{ git }, { list: { elements: [] } }] } }] : [{ git }];
-    s.upsert({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: `as-${i}`, namespace: i % 100 === 0 ? 'elsewhere' : 'apps' }, spec: { generators } });
+    s.upsert({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: `as-${i}`, namespace: i % 100 === 0 ? 'elsewhere' : 'apps' },
+      spec: { generators },
+    });
   }
   return s;
 }
@@ -27,24 +32,52 @@ describe('routing a push to ApplicationSets', () => {
   it("enqueues only the pushed repository's ApplicationSets out of 1,000 on ten repositories", () => {
     const enqueued: string[] = [];
     const push = { provider: 'github' as const, repoURLs: ['https://git.example/org/repo-3'], revisions: ['main'], touchesDefaultBranch: true };
-    const count = routePush(push, store(), (key) => enqueued.push(key), (ns) => ns === 'apps');
+    const count = routePush(
+      push,
+      store(),
+      (key) => enqueued.push(key),
+      (ns) => ns === 'apps',
+    );
     assert.equal(count, 100);
     assert.equal(enqueued.length, 100);
-    assert.ok(enqueued.every((key) => Number(key.split('-')[1]) % 10 === 3), 'every key reads repo-3');
-    assert.ok(enqueued.some((key) => Number(key.split('-')[1]) % 4 === 3), 'nested git generators count');
+    assert.ok(
+      enqueued.every((key) => Number(key.split('-')[1]) % 10 === 3),
+      'every key reads repo-3',
+    );
+    assert.ok(
+      enqueued.some((key) => Number(key.split('-')[1]) % 4 === 3),
+      'nested git generators count',
+    );
   });
 
   it('leaves out generators on another revision and namespaces the controller does not serve', () => {
     const enqueued: string[] = [];
     const featurePush = { provider: 'github' as const, repoURLs: [repoUrl(0)], revisions: ['feature'], touchesDefaultBranch: false };
-    assert.equal(routePush(featurePush, store(), (key) => enqueued.push(key), () => true), 0);
+    assert.equal(
+      routePush(
+        featurePush,
+        store(),
+        (key) => enqueued.push(key),
+        () => true,
+      ),
+      0,
+    );
     const mainPush = { ...featurePush, revisions: ['main'], touchesDefaultBranch: true };
-    const onlyApps = routePush(mainPush, store(), (key) => enqueued.push(key), (ns) => ns === 'apps');
+    const onlyApps = routePush(
+      mainPush,
+      store(),
+      (key) => enqueued.push(key),
+      (ns) => ns === 'apps',
+    );
     assert.equal(onlyApps, 90, 'every hundredth ApplicationSet lives in a namespace the controller does not serve');
   });
 
   it('reads provider secrets from data or stringData', () => {
-    const secret = { metadata: { name: 'hooks' }, data: { 'webhook.github.secret': Buffer.from('gh').toString('base64') }, stringData: { 'webhook.gitlab.secret': 'gl' } } as KubeObject;
+    const secret = {
+      metadata: { name: 'hooks' },
+      data: { 'webhook.github.secret': Buffer.from('gh').toString('base64') },
+      stringData: { 'webhook.gitlab.secret': 'gl' },
+    } as KubeObject;
     assert.deepEqual(webhookSecretsFrom(secret), { github: 'gh', gitlab: 'gl' });
     assert.deepEqual(webhookSecretsFrom(undefined), {});
   });

@@ -35,9 +35,12 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
   const setupSeconds = { created: 0, firstWave: 0 };
 
   const applications = async (): Promise<string[]> =>
-    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items.map((a) => a.metadata.name).sort();
+    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items
+      .map((a) => a.metadata.name)
+      .sort();
   const metrics = (): Promise<string> => controller.metricsRegistry.metrics();
-  const reconcilesPerAppSet = async (): Promise<Map<string, number>> => sumBy(await metrics(), 'argocd_appset_reconcile_count', 'name', (l) => l.namespace === ns.name);
+  const reconcilesPerAppSet = async (): Promise<Map<string, number>> =>
+    sumBy(await metrics(), 'argocd_appset_reconcile_count', 'name', (l) => l.namespace === ns.name);
   const gitRequests = async (): Promise<Map<string, number>> => {
     const counts = new Map<string, number>();
     for (const s of metricSamples(await metrics(), 'argocd_git_request_total')) counts.set(`${s.labels.request_type} ${s.labels.repo}`, s.value);
@@ -68,13 +71,20 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
     repos = await Promise.all(Array.from({ length: REPOS }, (_, i) => fixtures.createRepo(`${ns.name}-scale-${i}`, files)));
     const core = kc.makeApiClient(CoreV1Api);
     const creds = { url: info.gitHttpBaseUrl, username: info.gitUsername, password: info.gitPassword };
-    await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'creds', labels: { 'argocd.argoproj.io/secret-type': 'repo-creds' } }, stringData: creds } });
+    await core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'creds', labels: { 'argocd.argoproj.io/secret-type': 'repo-creds' } }, stringData: creds },
+    });
     await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'hooks' }, stringData: { 'webhook.github.secret': SECRET } } });
     // Created before the controller starts, so its first list sees them all and creation does not
     // compete with reconciles for the API server.
     const all = repos.flatMap((repo, i) => Array.from({ length: PER_REPO }, (_, j) => appSet(repo, i, j)));
     for (let start = 0; start < all.length; start += CREATE_BATCH) {
-      await Promise.all(all.slice(start, start + CREATE_BATCH).map((body) => custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body })));
+      await Promise.all(
+        all
+          .slice(start, start + CREATE_BATCH)
+          .map((body) => custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body })),
+      );
     }
     setupSeconds.created = (performance.now() - started) / 1000;
     const config = readControllerConfig(
@@ -91,7 +101,11 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
     controller = await startController(config, kc, pino({ level: 'silent' }));
     await controller.ready;
     // Generous: on a 2-core machine shared with other work the first wave ran at 2-3 reconciles a second.
-    await waitFor(async () => (await reconcilesPerAppSet()).size === REPOS * PER_REPO, { what: 'every ApplicationSet reconciled once', timeoutMs: 720_000, intervalMs: 2_000 });
+    await waitFor(async () => (await reconcilesPerAppSet()).size === REPOS * PER_REPO, {
+      what: 'every ApplicationSet reconciled once',
+      timeoutMs: 720_000,
+      intervalMs: 2_000,
+    });
     setupSeconds.firstWave = (performance.now() - started) / 1000 - setupSeconds.created;
   });
   after(async () => {
@@ -105,11 +119,15 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
     // CD's resources finalizer from the Applications.)
     const remaining = async (plural: string): Promise<Array<{ metadata: { deletionTimestamp?: string } }>> =>
       ((await custom.listNamespacedCustomObject({ ...G, namespace, plural })) as { items: Array<{ metadata: { deletionTimestamp?: string } }> }).items;
-    await waitFor(async () => (await remaining('applicationsets')).length === 0 && (await remaining('applications')).every((app) => app.metadata.deletionTimestamp !== undefined), {
-      what: 'the namespace controller to delete the ApplicationSets and mark the Applications',
-      timeoutMs: 300_000,
-      intervalMs: 1_000,
-    });
+    await waitFor(
+      async () =>
+        (await remaining('applicationsets')).length === 0 && (await remaining('applications')).every((app) => app.metadata.deletionTimestamp !== undefined),
+      {
+        what: 'the namespace controller to delete the ApplicationSets and mark the Applications',
+        timeoutMs: 300_000,
+        intervalMs: 1_000,
+      },
+    );
   });
 
   it('reconciles only the pushed repository’s ApplicationSets, and fetches the new commit once for all of them', async (t) => {
@@ -125,10 +143,13 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
     assert.deepEqual(await response.json(), { enqueued: PER_REPO });
 
     const expected = new Set(Array.from({ length: PER_REPO }, (_, j) => appsetName(PUSHED, j)));
-    await waitFor(async () => {
-      const now = await reconcilesPerAppSet();
-      return [...expected].every((name) => (now.get(name) ?? 0) > (before.get(name) ?? 0));
-    }, { what: 'every ApplicationSet of the pushed repository reconciled', timeoutMs: 120_000, intervalMs: 250 });
+    await waitFor(
+      async () => {
+        const now = await reconcilesPerAppSet();
+        return [...expected].every((name) => (now.get(name) ?? 0) > (before.get(name) ?? 0));
+      },
+      { what: 'every ApplicationSet of the pushed repository reconciled', timeoutMs: 120_000, intervalMs: 250 },
+    );
     const wokenSeconds = (performance.now() - pushedAt) / 1000;
     const afterPush = await settled(3_000, 60_000);
     const reconciled = [...afterPush].filter(([name, count]) => count > (before.get(name) ?? 0)).map(([name]) => name);
@@ -139,9 +160,14 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
     const gitAfter = await gitRequests();
     const delta = (type: string, repo: GitRepo): number => (gitAfter.get(`${type} ${repo.httpUrl}`) ?? 0) - (gitBefore.get(`${type} ${repo.httpUrl}`) ?? 0);
     assert.equal(delta('fetch', pushed), 1, 'one fetch of the new commit for all woken ApplicationSets');
-    for (const other of repos.filter((r) => r !== pushed)) assert.deepEqual([delta('ls-remote', other), delta('fetch', other)], [0, 0], `${other.name} was not touched`);
-    t.diagnostic(`setup: ${setupSeconds.created.toFixed(0)} s to create 10 repositories and 1,000 ApplicationSets, ${setupSeconds.firstWave.toFixed(0)} s for the first reconcile of all`);
-    t.diagnostic(`push woke ${reconciled.length} ApplicationSets, all reconciled within ${wokenSeconds.toFixed(1)} s: ${delta('fetch', pushed)} fetch, ${delta('ls-remote', pushed)} ls-remote`);
+    for (const other of repos.filter((r) => r !== pushed))
+      assert.deepEqual([delta('ls-remote', other), delta('fetch', other)], [0, 0], `${other.name} was not touched`);
+    t.diagnostic(
+      `setup: ${setupSeconds.created.toFixed(0)} s to create 10 repositories and 1,000 ApplicationSets, ${setupSeconds.firstWave.toFixed(0)} s for the first reconcile of all`,
+    );
+    t.diagnostic(
+      `push woke ${reconciled.length} ApplicationSets, all reconciled within ${wokenSeconds.toFixed(1)} s: ${delta('fetch', pushed)} fetch, ${delta('ls-remote', pushed)} ls-remote`,
+    );
 
     const text = await metrics();
     assert.deepEqual(metricSamples(text, 'appset_webhook_requests_total'), [{ labels: { provider: 'github', result: 'accepted' }, value: 1 }]);
@@ -164,7 +190,11 @@ function appSet(repo: GitRepo, repoIndex: number, dir: number): object {
       generators: [{ git: { repoURL: repo.httpUrl, revision: 'HEAD', requeueAfterSeconds: 3600, directories: [{ path: `apps/a${dir}` }] } }],
       template: {
         metadata: { name: `r${repoIndex}-{{.path.basename}}` },
-        spec: { project: 'default', source: { repoURL: repo.httpUrl, path: '{{.path.path}}', targetRevision: 'HEAD' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'apps' } },
+        spec: {
+          project: 'default',
+          source: { repoURL: repo.httpUrl, path: '{{.path.path}}', targetRevision: 'HEAD' },
+          destination: { server: 'https://kubernetes.default.svc', namespace: 'apps' },
+        },
       },
     },
   };
@@ -172,7 +202,10 @@ function appSet(repo: GitRepo, repoIndex: number, dir: number): object {
 
 /** A GitHub push of `main` to `repo`, signed with the webhook secret. */
 async function signedPush(port: number, repo: GitRepo): Promise<Response> {
-  const body = JSON.stringify({ ref: 'refs/heads/main', repository: { html_url: repo.httpUrl.replace(/\.git$/, ''), clone_url: repo.httpUrl, default_branch: 'main' } });
+  const body = JSON.stringify({
+    ref: 'refs/heads/main',
+    repository: { html_url: repo.httpUrl.replace(/\.git$/, ''), clone_url: repo.httpUrl, default_branch: 'main' },
+  });
   const signature = createHmac('sha256', SECRET).update(body).digest('hex');
   return fetch(`http://127.0.0.1:${port}/api/webhook`, {
     method: 'POST',

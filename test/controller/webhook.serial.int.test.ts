@@ -24,7 +24,9 @@ describe('Git webhooks end to end: a signed push refreshes only the affected App
   let controller: RunningController;
 
   const apps = async (): Promise<string[]> =>
-    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items.map((a) => a.metadata.name).sort();
+    ((await custom.listNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications' })) as { items: Array<{ metadata: { name: string } }> }).items
+      .map((a) => a.metadata.name)
+      .sort();
   const reconciles = async (): Promise<number> => {
     const text = await controller.metricsRegistry.metrics();
     return [...text.matchAll(/^argocd_appset_reconcile_count\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
@@ -36,10 +38,22 @@ describe('Git webhooks end to end: a signed push refreshes only the affected App
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`hooks-${ns.name}`, { 'apps/alpha/app.yaml': 'a: 1\n' });
     const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword } } });
+    await core.createNamespacedSecret({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+        stringData: { url: repo.httpUrl, username: info.gitUsername, password: info.gitPassword },
+      },
+    });
     await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'hooks' }, stringData: { 'webhook.github.secret': SECRET } } });
     const config = readControllerConfig(
-      { namespace: ns.name, 'webhook-secret': 'hooks', 'listen-address': '127.0.0.1:0', 'git-cache-dir': mkdtempSync(join(tmpdir(), 'hooks-git-')), 'resync-period': '1h' },
+      {
+        namespace: ns.name,
+        'webhook-secret': 'hooks',
+        'listen-address': '127.0.0.1:0',
+        'git-cache-dir': mkdtempSync(join(tmpdir(), 'hooks-git-')),
+        'resync-period': '1h',
+      },
       {},
     );
     controller = await startController(config, kc, pino({ level: 'silent' }));

@@ -31,7 +31,11 @@ describe('writes against the real API server', () => {
           apiVersion: 'argoproj.io/v1alpha1',
           kind: 'Application',
           metadata: { name, namespace: ns.name, labels: { env: 'dev' }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
-          spec: { project: 'default', source: { repoURL: 'https://git.example/a.git', path }, destination: { server: 'https://kubernetes.default.svc', namespace: 'x' } },
+          spec: {
+            project: 'default',
+            source: { repoURL: 'https://git.example/a.git', path },
+            destination: { server: 'https://kubernetes.default.svc', namespace: 'x' },
+          },
         },
         appset,
       ),
@@ -43,7 +47,12 @@ describe('writes against the real API server', () => {
 
   before(async () => {
     ns = await createTestNamespace(kc, 'writes');
-    const created = (await custom.createNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', body: sampleApplicationSet(ns.name) })) as {
+    const created = (await custom.createNamespacedCustomObject({
+      ...G,
+      namespace: ns.name,
+      plural: 'applicationsets',
+      body: sampleApplicationSet(ns.name),
+    })) as {
       metadata: { name: string; uid: string; resourceVersion: string };
     };
     appset = { name: created.metadata.name, namespace: ns.name, uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion };
@@ -71,7 +80,10 @@ describe('writes against the real API server', () => {
     await writer.apply(intentFor('dry', 'd'));
     await assert.rejects(read('dry'), (e: unknown) => e instanceof ApiException && e.code === 404);
     const invalid = { ...intentFor('dry-bad', 'd'), spec: { source: {} } } as Application;
-    await assert.rejects(writer.apply(invalid), (e: unknown) => e instanceof KubeApiError && e.status === 422 && /"dry-bad" is invalid: .*spec\.destination: Required/.test(e.message));
+    await assert.rejects(
+      writer.apply(invalid),
+      (e: unknown) => e instanceof KubeApiError && e.status === 422 && /"dry-bad" is invalid: .*spec\.destination: Required/.test(e.message),
+    );
   });
 
   it('deletes only the version it decided on', async () => {
@@ -81,7 +93,10 @@ describe('writes against the real API server', () => {
     await writer.apply(intentFor('app-b', 'b2', seen)); // changes resourceVersion after the decision
     await assert.rejects(writer.delete(seen), (e: unknown) => e instanceof KubeApiError && e.status === 409);
     await writer.delete(await read('app-b'));
-    const gone = await read('app-b').then((app) => Boolean(app.metadata.deletionTimestamp), () => true);
+    const gone = await read('app-b').then(
+      (app) => Boolean(app.metadata.deletionTimestamp),
+      () => true,
+    );
     assert.ok(gone, 'deleted, or terminating behind its finalizer');
   });
 
@@ -91,7 +106,8 @@ describe('writes against the real API server', () => {
     try {
       const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc, () => new KubeConfig())), { dryRun: false });
       const names = Array.from({ length: 40 }, (_, i) => `pooled-${i}`);
-      for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20, 30), names.slice(30)]) await Promise.all(batch.map((name) => writer.apply(intentFor(name, name))));
+      for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20, 30), names.slice(30)])
+        await Promise.all(batch.map((name) => writer.apply(intentFor(name, name))));
       assert.equal((await read('pooled-39')).metadata.name, 'pooled-39');
       assert.ok(proxy.accepted <= 10, `40 writes, at most 10 at once, opened ${proxy.accepted} connections`);
     } finally {
@@ -118,10 +134,17 @@ describe('writes against the real API server', () => {
     const writer = createStatusWriter(createKubeTransport(kc), { dryRun: false });
     const status = { conditions: mergeConditions(undefined, conditionsFor({ kind: 'success' }), new Date().toISOString()), resources: [], resourcesCount: 0 };
     await writer.write(appset, status);
-    const stored = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: appset.name })) as { status: typeof status; metadata: { resourceVersion: string } };
+    const stored = (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applicationsets', name: appset.name })) as {
+      status: typeof status;
+      metadata: { resourceVersion: string };
+    };
     assert.equal(stored.status.conditions.length, 3);
     assert.equal(stored.status.resourcesCount, 0);
-    await assert.rejects(writer.write(appset, status), (e: unknown) => e instanceof KubeApiError && e.status === 409, 'the first write moved the resourceVersion');
+    await assert.rejects(
+      writer.write(appset, status),
+      (e: unknown) => e instanceof KubeApiError && e.status === 409,
+      'the first write moved the resourceVersion',
+    );
   });
 
   it('records Events on the ApplicationSet and counts repeats instead of piling them up', async () => {

@@ -71,7 +71,13 @@ describe('CRDs on a real API server', () => {
     const object = sampleApplicationSet(ns.name, 'preserved');
     (object.spec.template as { spec: Record<string, unknown> }).spec.ignoreDifferences = [{ kind: 'Deployment', jsonPointers: ['/spec/replicas'] }];
     await api.create(object);
-    const stored = (await api.read({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'preserved', namespace: ns.name } })) as unknown as typeof object;
-    assert.deepEqual((stored.spec.template as { spec: Record<string, unknown> }).spec.ignoreDifferences, [{ kind: 'Deployment', jsonPointers: ['/spec/replicas'] }]);
+    const stored = (await api.read({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'ApplicationSet',
+      metadata: { name: 'preserved', namespace: ns.name },
+    })) as unknown as typeof object;
+    assert.deepEqual((stored.spec.template as { spec: Record<string, unknown> }).spec.ignoreDifferences, [
+      { kind: 'Deployment', jsonPointers: ['/spec/replicas'] },
+    ]);
   });
 });

@@ -9,8 +9,10 @@ import { crdsDirectory, readCrds } from '../../src/kube/install-crds.js';
 function mayBeUntyped(schema: V1JSONSchemaProps): boolean {
   const raw = schema as Record<string, unknown>;
   return Boolean(
-    schema.x_kubernetes_preserve_unknown_fields || schema.x_kubernetes_int_or_string ||
-      raw['x-kubernetes-preserve-unknown-fields'] || raw['x-kubernetes-int-or-string'],
+    schema.x_kubernetes_preserve_unknown_fields ||
+    schema.x_kubernetes_int_or_string ||
+    raw['x-kubernetes-preserve-unknown-fields'] ||
+    raw['x-kubernetes-int-or-string'],
   );
 }
 
@@ -43,7 +45,10 @@ describe('CRD files', () => {
     for (const crd of [appset, app]) {
       assert.equal(crd.spec.group, 'argoproj.io');
       assert.equal(crd.spec.scope, 'Namespaced');
-      assert.deepEqual(crd.spec.versions.map((v) => v.name), ['v1alpha1']);
+      assert.deepEqual(
+        crd.spec.versions.map((v) => v.name),
+        ['v1alpha1'],
+      );
       assert.deepEqual(crd.spec.versions[0]?.subresources?.status, {});
     }
   });
@@ -60,7 +65,17 @@ describe('CRD files', () => {
     const spec = root?.properties?.spec;
     assert.ok(spec?.properties);
     assert.deepEqual(spec.required, ['generators', 'template']);
-    for (const field of ['generators', 'template', 'syncPolicy', 'strategy', 'goTemplate', 'goTemplateOptions', 'templatePatch', 'ignoreApplicationDifferences', 'preservedFields']) {
+    for (const field of [
+      'generators',
+      'template',
+      'syncPolicy',
+      'strategy',
+      'goTemplate',
+      'goTemplateOptions',
+      'templatePatch',
+      'ignoreApplicationDifferences',
+      'preservedFields',
+    ]) {
       assert.ok(spec.properties[field], `spec.${field} missing`);
     }
     // readCrds keeps the files' own key names (it sends them as written), not client-node's model names.

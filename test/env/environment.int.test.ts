@@ -6,7 +6,6 @@ import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../../src/environment/local/environment.js';
 import { isAlive } from '../../src/environment/local/run-dir.js';
 
-
 describe('a private test environment: start, restart each part, stop', () => {
   let env: TestEnvironment;
   before(async () => (env = await TestEnvironment.start()));
@@ -45,8 +44,14 @@ describe('a private test environment: start, restart each part, stop', () => {
 
   it('leaves no process running after stop', async () => {
     const pids = [env.etcd, env.apiServer, env.controllerManager, env.redis].map((part) => part.process.pid);
-    assert.ok(pids.every((pid) => pid !== undefined && isAlive(pid)), 'every part runs before stop');
+    assert.ok(
+      pids.every((pid) => pid !== undefined && isAlive(pid)),
+      'every part runs before stop',
+    );
     await env.stop();
-    assert.deepEqual(pids.filter((pid) => pid !== undefined && isAlive(pid)), []);
+    assert.deepEqual(
+      pids.filter((pid) => pid !== undefined && isAlive(pid)),
+      [],
+    );
   });
 });

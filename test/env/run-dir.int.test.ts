@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { isAlive, reapStaleRuns } from '../../src/environment/local/run-dir.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 
-
 /** Starts orphan-child.js and waits for the pid of the redis it started. */
 async function startChild(...args: string[]): Promise<{ child: ChildProcess; orphan: { pid: number; root: string } }> {
   const child = spawn(process.execPath, [fileURLToPath(new URL('./orphan-child.js', import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

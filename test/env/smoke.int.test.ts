@@ -39,10 +39,17 @@ describe('test environment smoke tests: every part is the real thing', () => {
     const list = (): Promise<unknown> => asProbe.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets' });
     await assert.rejects(list(), (error: unknown) => error instanceof ApiException && error.code === 403);
     const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
-    await rbac.createNamespacedRole({ namespace: ns.name, body: { metadata: { name: 'probe' }, rules: [{ apiGroups: [GROUP], resources: ['applicationsets'], verbs: ['list'] }] } });
+    await rbac.createNamespacedRole({
+      namespace: ns.name,
+      body: { metadata: { name: 'probe' }, rules: [{ apiGroups: [GROUP], resources: ['applicationsets'], verbs: ['list'] }] },
+    });
     await rbac.createNamespacedRoleBinding({
       namespace: ns.name,
-      body: { metadata: { name: 'probe' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'probe' }, subjects: [{ kind: 'ServiceAccount', name: 'probe', namespace: ns.name }] },
+      body: {
+        metadata: { name: 'probe' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'probe' },
+        subjects: [{ kind: 'ServiceAccount', name: 'probe', namespace: ns.name }],
+      },
     });
     await waitFor(() => list().then(() => true), { what: 'the RoleBinding to take effect', timeoutMs: 10_000 });
   });
@@ -56,7 +63,13 @@ describe('test environment smoke tests: every part is the real thing', () => {
       () => undefined,
     );
     try {
-      await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', body: sampleApplicationSet(ns.name, 'watched') });
+      await custom.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace: ns.name,
+        plural: 'applicationsets',
+        body: sampleApplicationSet(ns.name, 'watched'),
+      });
       await waitFor(() => seen.includes('ADDED watched'), { what: 'the ADDED watch event', timeoutMs: 10_000 });
     } finally {
       request.abort();
@@ -65,12 +78,28 @@ describe('test environment smoke tests: every part is the real thing', () => {
 
   it('garbage-collects an Application after its owning ApplicationSet is deleted', async () => {
     const owner = (await custom.createNamespacedCustomObject({
-      group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', body: sampleApplicationSet(ns.name, 'owner'),
+      group: GROUP,
+      version: VERSION,
+      namespace: ns.name,
+      plural: 'applicationsets',
+      body: sampleApplicationSet(ns.name, 'owner'),
     })) as { metadata: { uid: string } };
     const app = sampleApplication(ns.name, 'owned');
-    app.metadata = { ...app.metadata, ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'ApplicationSet', name: 'owner', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }] };
+    app.metadata = {
+      ...app.metadata,
+      ownerReferences: [
+        { apiVersion: `${GROUP}/${VERSION}`, kind: 'ApplicationSet', name: 'owner', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true },
+      ],
+    };
     await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body: app });
-    await custom.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applicationsets', name: 'owner', propagationPolicy: 'Background' });
+    await custom.deleteNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace: ns.name,
+      plural: 'applicationsets',
+      name: 'owner',
+      propagationPolicy: 'Background',
+    });
     await waitFor(
       async () => {
         try {
@@ -93,23 +122,41 @@ describe('test environment smoke tests: every part is the real thing', () => {
     const owned = (name: string, blockOwnerDeletion: boolean): ReturnType<typeof sampleApplication> => {
       const app = sampleApplication(ns.name, name);
       // The owner reference the controller sends, with blockOwnerDeletion set as asked.
-      app.metadata = { ...app.metadata, ownerReferences: [{ ...ownerReferenceTo({ name: 'any', namespace: ns.name, uid: '7d1c8a52-1f4e-4c55-9a0e-3b2f6c1d8e90' }), blockOwnerDeletion }] };
+      app.metadata = {
+        ...app.metadata,
+        ownerReferences: [{ ...ownerReferenceTo({ name: 'any', namespace: ns.name, uid: '7d1c8a52-1f4e-4c55-9a0e-3b2f6c1d8e90' }), blockOwnerDeletion }],
+      };
       return app;
     };
-    const create = (body: object): Promise<unknown> => asWriter.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body, dryRun: 'All' });
+    const create = (body: object): Promise<unknown> =>
+      asWriter.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns.name, plural: 'applications', body, dryRun: 'All' });
     const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
     // Delete is granted too: the plugin also asks for it before anyone may set ownerReferences at all.
     const applications = { apiGroups: [GROUP], resources: ['applications'], verbs: ['create', 'get', 'delete'] };
     await rbac.createNamespacedRole({ namespace: ns.name, body: { metadata: { name: 'owner-writer' }, rules: [applications] } });
     await rbac.createNamespacedRoleBinding({
       namespace: ns.name,
-      body: { metadata: { name: 'owner-writer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'owner-writer' }, subjects: [{ kind: 'ServiceAccount', name: 'owner-writer', namespace: ns.name }] },
+      body: {
+        metadata: { name: 'owner-writer' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'owner-writer' },
+        subjects: [{ kind: 'ServiceAccount', name: 'owner-writer', namespace: ns.name }],
+      },
     });
     await waitFor(() => create(owned('plain', false)).then(() => true), { what: 'the RoleBinding to take effect', timeoutMs: 10_000 });
-    await assert.rejects(create(owned('blocking', true)), (error: unknown) => error instanceof ApiException && error.code === 403 && /cannot set blockOwnerDeletion/.test(String(error.body)));
+    await assert.rejects(
+      create(owned('blocking', true)),
+      (error: unknown) => error instanceof ApiException && error.code === 403 && /cannot set blockOwnerDeletion/.test(String(error.body)),
+    );
     const finalizers = { apiGroups: [GROUP], resources: ['applicationsets/finalizers'], verbs: ['update'] };
-    await rbac.replaceNamespacedRole({ namespace: ns.name, name: 'owner-writer', body: { metadata: { name: 'owner-writer' }, rules: [applications, finalizers] } });
-    await waitFor(() => create(owned('blocking', true)).then(() => true), { what: 'blockOwnerDeletion allowed once the finalizers rule is in', timeoutMs: 10_000 });
+    await rbac.replaceNamespacedRole({
+      namespace: ns.name,
+      name: 'owner-writer',
+      body: { metadata: { name: 'owner-writer' }, rules: [applications, finalizers] },
+    });
+    await waitFor(() => create(owned('blocking', true)).then(() => true), {
+      what: 'blockOwnerDeletion allowed once the finalizers rule is in',
+      timeoutMs: 10_000,
+    });
   });
 
   it('round-trips a value through a real Redis', async () => {

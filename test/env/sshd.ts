@@ -68,10 +68,21 @@ export async function startSshd(run: RunDir, authorizedKeys: readonly string[]):
     'LogLevel VERBOSE',
   ];
   writeFileSync(join(dir, 'sshd_config'), `${config.join('\n')}\n`);
-  const sshd = new ManagedProcess('sshd', { command: '/usr/sbin/sshd', args: ['-D', '-e', '-f', join(dir, 'sshd_config')], logFile: join(run.logDir, 'sshd.log'), pidDir: run.pidDir });
+  const sshd = new ManagedProcess('sshd', {
+    command: '/usr/sbin/sshd',
+    args: ['-D', '-e', '-f', join(dir, 'sshd_config')],
+    logFile: join(run.logDir, 'sshd.log'),
+    pidDir: run.pidDir,
+  });
   await sshd.start();
-  for (const [host, p] of [['127.0.0.1', port], [scpAddress, 22]] as const) {
-    await waitFor(async () => (sshd.assertRunning(), (await banner(host, p)).startsWith('SSH-2.0')), { what: `sshd banner on ${host}:${p}`, timeoutMs: 20_000 });
+  for (const [host, p] of [
+    ['127.0.0.1', port],
+    [scpAddress, 22],
+  ] as const) {
+    await waitFor(async () => (sshd.assertRunning(), (await banner(host, p)).startsWith('SSH-2.0')), {
+      what: `sshd banner on ${host}:${p}`,
+      timeoutMs: 20_000,
+    });
   }
   const hostPublicKey = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ');
   const knownHosts = `[127.0.0.1]:${port} ${hostPublicKey}\n${scpAddress} ${hostPublicKey}\n`;

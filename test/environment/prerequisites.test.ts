@@ -41,7 +41,12 @@ describe('prerequisites', () => {
     let installs = 0;
     const error = (() => {
       try {
-        ensurePrerequisites(LOCAL_PREREQUISITES, { command: 'appset local', surroundings: { path: bin, isRoot: false }, say: () => undefined, install: () => void installs++ });
+        ensurePrerequisites(LOCAL_PREREQUISITES, {
+          command: 'appset local',
+          surroundings: { path: bin, isRoot: false },
+          say: () => undefined,
+          install: () => void installs++,
+        });
       } catch (caught) {
         return caught;
       }
@@ -58,26 +63,41 @@ describe('prerequisites', () => {
     const bin = fakeBin(['git', 'flock', 'go', 'apt-get']);
     const said: string[] = [];
     const asked: string[][] = [];
-    ensurePrerequisites(TEST_PREREQUISITES.filter((p) => p.program !== 'sshd'), {
-      command: 'npm test',
-      surroundings: { path: bin, isRoot: true },
-      say: (line) => said.push(line),
-      install: (packages) => {
-        asked.push([...packages]);
-        for (const program of ['redis-server', 'ssh', 'ssh-keygen']) writeFileSync(join(bin, program), '#!/bin/sh\n', { mode: 0o755 });
-        return undefined;
+    ensurePrerequisites(
+      TEST_PREREQUISITES.filter((p) => p.program !== 'sshd'),
+      {
+        command: 'npm test',
+        surroundings: { path: bin, isRoot: true },
+        say: (line) => said.push(line),
+        install: (packages) => {
+          asked.push([...packages]);
+          for (const program of ['redis-server', 'ssh', 'ssh-keygen']) writeFileSync(join(bin, program), '#!/bin/sh\n', { mode: 0o755 });
+          return undefined;
+        },
       },
-    });
+    );
     assert.deepEqual(asked, [['redis-server', 'openssh-client']]);
     assert.equal(said.length, 1);
-    assert.match(said[0] ?? '', /^npm test: installing Debian packages redis-server, openssh-client \(redis-server: holds the work queue.*ssh-keygen: makes the keys/);
+    assert.match(
+      said[0] ?? '',
+      /^npm test: installing Debian packages redis-server, openssh-client \(redis-server: holds the work queue.*ssh-keygen: makes the keys/,
+    );
   });
 
   it("reports apt-get's own words when the install fails", () => {
     const bin = fakeBin(['git', 'flock', 'go', 'apt-get']);
     assert.throws(
-      () => ensurePrerequisites(LOCAL_PREREQUISITES, { command: 'appset local', surroundings: { path: bin, isRoot: true }, say: () => undefined, install: () => 'E: Unable to locate package redis-server' }),
-      (error: Error) => error instanceof MissingPrerequisitesError && /apt-get could not install them:\n {2}E: Unable to locate package redis-server/.test(error.message) && /^ {2}apt-get update && apt-get install -y redis-server$/m.test(error.message),
+      () =>
+        ensurePrerequisites(LOCAL_PREREQUISITES, {
+          command: 'appset local',
+          surroundings: { path: bin, isRoot: true },
+          say: () => undefined,
+          install: () => 'E: Unable to locate package redis-server',
+        }),
+      (error: Error) =>
+        error instanceof MissingPrerequisitesError &&
+        /apt-get could not install them:\n {2}E: Unable to locate package redis-server/.test(error.message) &&
+        /^ {2}apt-get update && apt-get install -y redis-server$/m.test(error.message),
     );
   });
 
@@ -86,7 +106,9 @@ describe('prerequisites', () => {
     const noGo = LOCAL_PREREQUISITES.map((p) => (p.program === 'go' ? { ...p, alsoAt: [] } : p));
     assert.throws(
       () => ensurePrerequisites(noGo, { command: 'npm test', surroundings: { path: bin, isRoot: true }, say: () => undefined, install: () => undefined }),
-      (error: Error) => new RegExp(`go: Go ${MINIMUM_GO.replaceAll('.', '\\.')} or newer from https://go.dev/doc/install`).test(error.message) && !/apt-get install/.test(error.message),
+      (error: Error) =>
+        new RegExp(`go: Go ${MINIMUM_GO.replaceAll('.', '\\.')} or newer from https://go.dev/doc/install`).test(error.message) &&
+        !/apt-get install/.test(error.message),
     );
   });
 

@@ -5,9 +5,17 @@ import { clustersGenerator } from '../../src/generators/clusters.js';
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
 import { clusterSecret, testContext } from './test-context.js';
 
-const prod = clusterSecret('prod-secret', { name: 'Prod_EU', server: 'https://prod.example', config: '{}', project: 'team-a' }, { env: 'prod', region: 'eu' }, { owner: 'ops' });
+const prod = clusterSecret(
+  'prod-secret',
+  { name: 'Prod_EU', server: 'https://prod.example', config: '{}', project: 'team-a' },
+  { env: 'prod', region: 'eu' },
+  { owner: 'ops' },
+);
 const staging = clusterSecret('staging-secret', { name: 'staging', server: 'https://staging.example', config: '{}' }, { env: 'staging' });
-const notACluster: V1Secret = { metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, data: { url: Buffer.from('x').toString('base64') } };
+const notACluster: V1Secret = {
+  metadata: { name: 'repo', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+  data: { url: Buffer.from('x').toString('base64') },
+};
 
 async function run(spec: unknown, secrets: V1Secret[] = [prod, staging, notACluster]) {
   return clustersGenerator.generate(spec, testContext({ secrets }));
@@ -43,7 +51,10 @@ describe('clusters generator', () => {
     assert.deepEqual(names, ['my-local', 'staging']);
   });
   it('matchLabels selects and drops the local cluster', async () => {
-    assert.deepEqual((await run({ selector: { matchLabels: { env: 'prod' } } })).map((p) => p.name), ['Prod_EU']);
+    assert.deepEqual(
+      (await run({ selector: { matchLabels: { env: 'prod' } } })).map((p) => p.name),
+      ['Prod_EU'],
+    );
   });
   const expressions: [string, unknown, string[]][] = [
     ['In', { key: 'env', operator: 'In', values: ['prod', 'staging'] }, ['Prod_EU', 'staging']],
@@ -53,14 +64,20 @@ describe('clusters generator', () => {
   ];
   for (const [op, expression, expected] of expressions) {
     it(`matchExpressions ${op}`, async () => {
-      assert.deepEqual((await run({ selector: { matchExpressions: [expression] } })).map((p) => p.name), expected);
+      assert.deepEqual(
+        (await run({ selector: { matchExpressions: [expression] } })).map((p) => p.name),
+        expected,
+      );
     });
   }
   it('refuses an unknown operator', async () => {
     await assert.rejects(run({ selector: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] } }), GeneratorSpecError);
   });
   it('values are templated with the cluster params and exposed as values.*', async () => {
-    const out = await run({ selector: { matchLabels: { env: 'prod' } }, values: { revision: '{{metadata.labels.env}}-branch', name: 'app-{{nameNormalized}}', unknown: '{{nope}}' } });
+    const out = await run({
+      selector: { matchLabels: { env: 'prod' } },
+      values: { revision: '{{metadata.labels.env}}-branch', name: 'app-{{nameNormalized}}', unknown: '{{nope}}' },
+    });
     assert.deepEqual(out[0]?.values, { revision: 'prod-branch', name: 'app-prod-eu', unknown: '{{nope}}' });
   });
   it('a cluster Secret without a server is an error naming it', async () => {

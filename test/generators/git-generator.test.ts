@@ -17,7 +17,8 @@ function memoryRepo(files: Record<string, string | Buffer>): GitReader {
     for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
   }
   return {
-    resolveRevision: (_url, rev) => (rev === 'missing' ? Promise.reject(new GitError('unknown-revision', { repoURL: REPO, revision: rev }, 'no such revision')) : Promise.resolve(COMMIT)),
+    resolveRevision: (_url, rev) =>
+      rev === 'missing' ? Promise.reject(new GitError('unknown-revision', { repoURL: REPO, revision: rev }, 'no such revision')) : Promise.resolve(COMMIT),
     listDirectories: () => Promise.resolve([...dirs]),
     listFiles: () => Promise.resolve(Object.keys(files)),
     readFile: (_u, _c, path) => Promise.resolve(Buffer.from(files[path] ?? '')),
@@ -57,7 +58,10 @@ describe('git generator: directories', () => {
     assert.deepEqual(await run({ directories: [{ path: 'nothing/*' }] }), []);
   });
   it('an unknown revision is an error, never an empty result', async () => {
-    await assert.rejects(run({ revision: 'missing', directories: [{ path: '*' }] }), (e: unknown) => e instanceof GitError && e.kind === 'unknown-revision' && /revision "missing"/.test(e.message));
+    await assert.rejects(
+      run({ revision: 'missing', directories: [{ path: '*' }] }),
+      (e: unknown) => e instanceof GitError && e.kind === 'unknown-revision' && /revision "missing"/.test(e.message),
+    );
   });
 });
 
@@ -68,13 +72,23 @@ describe('git generator: files', () => {
       {
         cluster: { name: 'prod', replicas: 3 },
         enabled: true,
-        path: { path: 'clusters/prod', basename: 'prod', basenameNormalized: 'prod', segments: ['clusters', 'prod'], filename: 'config.json', filenameNormalized: 'config.json' },
+        path: {
+          path: 'clusters/prod',
+          basename: 'prod',
+          basenameNormalized: 'prod',
+          segments: ['clusters', 'prod'],
+          filename: 'config.json',
+          filenameNormalized: 'config.json',
+        },
       },
     ]);
   });
   it('a list yields one param set per element; an empty file yields one with only path; exclude wins', async () => {
     const out = await run({ files: [{ path: 'clusters/**/config.yaml' }, { path: 'clusters/skip/*', exclude: true }] });
-    assert.deepEqual(out.map((p) => (p.cluster as { name?: string } | undefined)?.name ?? `(${(p.path as { basename: string }).basename})`), ['dev', '(empty)', 'm1', 'm2']);
+    assert.deepEqual(
+      out.map((p) => (p.cluster as { name?: string } | undefined)?.name ?? `(${(p.path as { basename: string }).basename})`),
+      ['dev', '(empty)', 'm1', 'm2'],
+    );
   });
   it('pathParamPrefix and values apply to files too', async () => {
     const out = await run({ files: [{ path: 'clusters/dev/*.yaml' }], pathParamPrefix: 'cfg', values: { n: '{{cluster.name}}@{{cfg.path.basename}}' } });

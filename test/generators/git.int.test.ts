@@ -21,26 +21,74 @@ describe('git generators on real repositories', () => {
     });
     const git = freshCache({ repositorySecrets: () => [repoSecret('repository', repo.httpUrl, env.gitUsername, env.gitPassword)] });
     const ctx = { ...testContext(), git };
-    const result = await runGenerators(registry, [
-      { git: { repoURL: repo.httpUrl, revision: 'main', directories: [{ path: 'apps/*' }, { path: 'apps/legacy', exclude: true }], pathParamPrefix: 'app' } },
-      { git: { repoURL: repo.httpUrl, revision: 'main', files: [{ path: 'config/**/cluster.*' }], requeueAfterSeconds: 60 } },
-      {
-        matrix: {
-          generators: [
-            { list: { elements: [{ dir: 'config/prod' }] } },
-            { git: { repoURL: repo.httpUrl, revision: 'main', files: [{ path: '{{dir}}/*.json' }] } },
-          ],
+    const result = await runGenerators(
+      registry,
+      [
+        { git: { repoURL: repo.httpUrl, revision: 'main', directories: [{ path: 'apps/*' }, { path: 'apps/legacy', exclude: true }], pathParamPrefix: 'app' } },
+        { git: { repoURL: repo.httpUrl, revision: 'main', files: [{ path: 'config/**/cluster.*' }], requeueAfterSeconds: 60 } },
+        {
+          matrix: {
+            generators: [
+              { list: { elements: [{ dir: 'config/prod' }] } },
+              { git: { repoURL: repo.httpUrl, revision: 'main', files: [{ path: '{{dir}}/*.json' }] } },
+            ],
+          },
         },
-      },
-    ], ctx);
-    assert.deepEqual(result.paramSets.map((p) => JSON.stringify(p)), [
-      { app: { path: { path: 'apps/Billing_API', basename: 'Billing_API', basenameNormalized: 'billing-api', segments: ['apps', 'Billing_API'] } } },
-      { app: { path: { path: 'apps/guestbook', basename: 'guestbook', basenameNormalized: 'guestbook', segments: ['apps', 'guestbook'] } } },
-      { cluster: { name: 'prod', server: 'https://prod' }, path: { path: 'config/prod', basename: 'prod', basenameNormalized: 'prod', segments: ['config', 'prod'], filename: 'cluster.json', filenameNormalized: 'cluster.json' } },
-      { cluster: { name: 'staging-a' }, path: { path: 'config/staging', basename: 'staging', basenameNormalized: 'staging', segments: ['config', 'staging'], filename: 'cluster.yaml', filenameNormalized: 'cluster.yaml' } },
-      { cluster: { name: 'staging-b' }, path: { path: 'config/staging', basename: 'staging', basenameNormalized: 'staging', segments: ['config', 'staging'], filename: 'cluster.yaml', filenameNormalized: 'cluster.yaml' } },
-      { dir: 'config/prod', cluster: { name: 'prod', server: 'https://prod' }, path: { path: 'config/prod', basename: 'prod', basenameNormalized: 'prod', segments: ['config', 'prod'], filename: 'cluster.json', filenameNormalized: 'cluster.json' } },
-    ].map((p) => JSON.stringify(p)));
+      ],
+      ctx,
+    );
+    assert.deepEqual(
+      result.paramSets.map((p) => JSON.stringify(p)),
+      [
+        { app: { path: { path: 'apps/Billing_API', basename: 'Billing_API', basenameNormalized: 'billing-api', segments: ['apps', 'Billing_API'] } } },
+        { app: { path: { path: 'apps/guestbook', basename: 'guestbook', basenameNormalized: 'guestbook', segments: ['apps', 'guestbook'] } } },
+        {
+          cluster: { name: 'prod', server: 'https://prod' },
+          path: {
+            path: 'config/prod',
+            basename: 'prod',
+            basenameNormalized: 'prod',
+            segments: ['config', 'prod'],
+            filename: 'cluster.json',
+            filenameNormalized: 'cluster.json',
+          },
+        },
+        {
+          cluster: { name: 'staging-a' },
+          path: {
+            path: 'config/staging',
+            basename: 'staging',
+            basenameNormalized: 'staging',
+            segments: ['config', 'staging'],
+            filename: 'cluster.yaml',
+            filenameNormalized: 'cluster.yaml',
+          },
+        },
+        {
+          cluster: { name: 'staging-b' },
+          path: {
+            path: 'config/staging',
+            basename: 'staging',
+            basenameNormalized: 'staging',
+            segments: ['config', 'staging'],
+            filename: 'cluster.yaml',
+            filenameNormalized: 'cluster.yaml',
+          },
+        },
+        {
+          dir: 'config/prod',
+          cluster: { name: 'prod', server: 'https://prod' },
+          path: {
+            path: 'config/prod',
+            basename: 'prod',
+            basenameNormalized: 'prod',
+            segments: ['config', 'prod'],
+            filename: 'cluster.json',
+            filenameNormalized: 'cluster.json',
+          },
+        },
+      ].map((p) => JSON.stringify(p)),
+    );
     assert.equal(result.requeueAfterMs, 60_000);
     assert.equal(git.stats.fetch, 1, 'one fetch for three generators on one repository');
     assert.equal((await git.copiesOnDisk()).length, 1);
@@ -77,6 +125,9 @@ describe('git generators on real repositories', () => {
     assert.equal((await runGenerators(registry, spec('main'), good)).paramSets.length, 1);
     await assert.rejects(runGenerators(registry, spec('does-not-exist'), good), (e: unknown) => e instanceof GitError && e.kind === 'unknown-revision');
     const bad = { ...testContext(), git: freshCache({ repositorySecrets: () => [repoSecret('repository', repo.httpUrl, env.gitUsername, 'wrong')] }) };
-    await assert.rejects(runGenerators(registry, spec('main'), bad), (e: unknown) => e instanceof GitError && e.kind === 'auth' && !e.message.includes(env.gitPassword));
+    await assert.rejects(
+      runGenerators(registry, spec('main'), bad),
+      (e: unknown) => e instanceof GitError && e.kind === 'auth' && !e.message.includes(env.gitPassword),
+    );
   });
 });

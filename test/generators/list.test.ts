@@ -7,7 +7,10 @@ import { testContext } from './test-context.js';
 describe('list generator', () => {
   const ctx = testContext();
   it('yields one param set per element, nested keys as nested params', async () => {
-    const out = await listGenerator.generate({ elements: [{ cluster: 'a', url: 'https://a', extra: { tier: 'gold', n: 3, on: true } }, { cluster: 'b' }] }, ctx);
+    const out = await listGenerator.generate(
+      { elements: [{ cluster: 'a', url: 'https://a', extra: { tier: 'gold', n: 3, on: true } }, { cluster: 'b' }] },
+      ctx,
+    );
     assert.deepEqual(out, [{ cluster: 'a', url: 'https://a', extra: { tier: 'gold', n: 3, on: true } }, { cluster: 'b' }]);
   });
   it('appends elementsYaml after elements', async () => {

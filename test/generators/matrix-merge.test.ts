@@ -12,9 +12,14 @@ const merge = (spec: unknown) => registry.generateEntry({ merge: spec }, testCon
 describe('matrix generator', () => {
   it('is the cartesian product, first child outermost', async () => {
     const out = await matrix({ generators: [{ list: { elements: [{ a: '1' }, { a: '2' }] } }, { list: { elements: [{ b: 'x' }, { b: 'y' }] } }] });
-    assert.deepEqual(out, [{ a: '1', b: 'x' }, { a: '1', b: 'y' }, { a: '2', b: 'x' }, { a: '2', b: 'y' }]);
+    assert.deepEqual(out, [
+      { a: '1', b: 'x' },
+      { a: '1', b: 'y' },
+      { a: '2', b: 'x' },
+      { a: '2', b: 'y' },
+    ]);
   });
-  it('the second child may use the first child\'s params in its own fields', async () => {
+  it("the second child may use the first child's params in its own fields", async () => {
     const seen: string[] = [];
     const git: GitReader = {
       resolveRevision: (url, rev) => (seen.push(`${url}@${rev}`), Promise.resolve('a'.repeat(40))),
@@ -22,17 +27,27 @@ describe('matrix generator', () => {
       listFiles: () => Promise.resolve([]),
       readFile: () => Promise.reject(new Error('unused')),
     };
-    const out = await matrix({
-      generators: [
-        { list: { elements: [{ repo: 'one', branch: 'main' }, { repo: 'two', branch: 'dev' }] } },
-        { git: { repoURL: 'https://git.example/{{repo}}.git', revision: '{{branch}}', directories: [{ path: 'apps/*' }] } },
-      ],
-    }, git);
+    const out = await matrix(
+      {
+        generators: [
+          {
+            list: {
+              elements: [
+                { repo: 'one', branch: 'main' },
+                { repo: 'two', branch: 'dev' },
+              ],
+            },
+          },
+          { git: { repoURL: 'https://git.example/{{repo}}.git', revision: '{{branch}}', directories: [{ path: 'apps/*' }] } },
+        ],
+      },
+      git,
+    );
     assert.deepEqual(seen, ['https://git.example/one.git@main', 'https://git.example/two.git@dev']);
     assert.equal(out.length, 2);
     assert.deepEqual(out[1], { repo: 'two', branch: 'dev', path: { path: 'apps/web', basename: 'web', basenameNormalized: 'web', segments: ['apps', 'web'] } });
   });
-  it('the second child\'s own values still see its own params', async () => {
+  it("the second child's own values still see its own params", async () => {
     const out = await matrix({
       generators: [{ list: { elements: [{ env: 'prod' }] } }, { clusters: { values: { label: '{{env}}-{{name}}' } } }],
     });
@@ -71,11 +86,30 @@ describe('matrix generator', () => {
 });
 
 describe('merge generator', () => {
-  const base = { list: { elements: [{ cluster: 'a', replicas: '1', extra: { x: '1', y: '1' } }, { cluster: 'b', replicas: '1' }, { cluster: 'c', replicas: '1' }] } };
+  const base = {
+    list: {
+      elements: [
+        { cluster: 'a', replicas: '1', extra: { x: '1', y: '1' } },
+        { cluster: 'b', replicas: '1' },
+        { cluster: 'c', replicas: '1' },
+      ],
+    },
+  };
   it('overrides base sets whose merge keys match, keeps base order, drops unmatched overrides', async () => {
     const out = await merge({
       mergeKeys: ['cluster'],
-      generators: [base, { list: { elements: [{ cluster: 'b', replicas: '3' }, { cluster: 'zzz', replicas: '9' }] } }, { list: { elements: [{ cluster: 'a', extra: { y: '2' } }] } }],
+      generators: [
+        base,
+        {
+          list: {
+            elements: [
+              { cluster: 'b', replicas: '3' },
+              { cluster: 'zzz', replicas: '9' },
+            ],
+          },
+        },
+        { list: { elements: [{ cluster: 'a', extra: { y: '2' } }] } },
+      ],
     });
     assert.deepEqual(out, [
       { cluster: 'a', replicas: '1', extra: { x: '1', y: '2' } },
@@ -87,14 +121,27 @@ describe('merge generator', () => {
     const out = await merge({
       mergeKeys: ['p.name', 'env'],
       generators: [
-        { list: { elements: [{ p: { name: 'a' }, env: 'x', v: '0' }, { p: { name: 'a' }, env: 'y', v: '0' }] } },
+        {
+          list: {
+            elements: [
+              { p: { name: 'a' }, env: 'x', v: '0' },
+              { p: { name: 'a' }, env: 'y', v: '0' },
+            ],
+          },
+        },
         { list: { elements: [{ p: { name: 'a' }, env: 'y', v: '1' }] } },
       ],
     });
-    assert.deepEqual(out.map((p) => p.v), ['0', '1']);
+    assert.deepEqual(
+      out.map((p) => p.v),
+      ['0', '1'],
+    );
   });
   it('duplicate merge-key values in one child are an error', async () => {
-    await assert.rejects(merge({ mergeKeys: ['cluster'], generators: [base, { list: { elements: [{ cluster: 'a' }, { cluster: 'a' }] } }] }), /same merge key values/);
+    await assert.rejects(
+      merge({ mergeKeys: ['cluster'], generators: [base, { list: { elements: [{ cluster: 'a' }, { cluster: 'a' }] } }] }),
+      /same merge key values/,
+    );
   });
   it('refuses missing mergeKeys and fewer than two children', async () => {
     await assert.rejects(merge({ generators: [base, base] }), /mergeKeys: must name at least one/);

@@ -49,7 +49,15 @@ describe('selectPaths', () => {
   const dirs = ['apps', 'apps/a', 'apps/b', 'apps/b/nested', 'apps/.hidden', 'infra', 'infra/x', 'apps-old'];
   const table: [string, { path: string; exclude: boolean }[], boolean, string[]][] = [
     ['* stays within one folder', [{ path: 'apps/*', exclude: false }], true, ['apps/a', 'apps/b', 'apps/.hidden']],
-    ['exclude wins whatever the order', [{ path: 'apps/b', exclude: true }, { path: 'apps/*', exclude: false }], true, ['apps/a', 'apps/.hidden']],
+    [
+      'exclude wins whatever the order',
+      [
+        { path: 'apps/b', exclude: true },
+        { path: 'apps/*', exclude: false },
+      ],
+      true,
+      ['apps/a', 'apps/.hidden'],
+    ],
     ['** is just * for directories (Go path.Match)', [{ path: 'apps/**', exclude: false }], true, ['apps/a', 'apps/b', 'apps/.hidden']],
     ['** spans folders for files', [{ path: 'apps/**', exclude: false }], false, ['apps/a', 'apps/b', 'apps/b/nested', 'apps/.hidden']],
     ['literal path', [{ path: 'infra/x', exclude: false }], true, ['infra/x']],
@@ -67,11 +75,14 @@ describe('readPathPatterns refuses hostile globs', () => {
   const where = { repoURL: 'https://example.test/r.git', revision: 'main' };
   for (const path of ['-apps/*', '../outside/*', 'apps/../../x', '/etc/*', 'C:\\x', 'a\nb']) {
     it(JSON.stringify(path), () => {
-      assert.throws(() => readPathPatterns([{ path }], 'git.directories', where), (e: unknown) => {
-        assert.ok(e instanceof GitError && e.kind === 'invalid-input', String(e));
-        assert.match(e.message, /repository "https:\/\/example.test\/r.git", revision "main", path/);
-        return true;
-      });
+      assert.throws(
+        () => readPathPatterns([{ path }], 'git.directories', where),
+        (e: unknown) => {
+          assert.ok(e instanceof GitError && e.kind === 'invalid-input', String(e));
+          assert.match(e.message, /repository "https:\/\/example.test\/r.git", revision "main", path/);
+          return true;
+        },
+      );
     });
   }
   it('accepts an ordinary glob and reads exclude', () => {

@@ -11,7 +11,16 @@ describe('generator registry', () => {
     assert.deepEqual(registry.names, ['list', 'clusters', 'git', 'matrix', 'merge']);
   });
   it('a post-selector filters any generator on its flattened params', async () => {
-    const entry = { list: { elements: [{ env: 'prod', meta: { tier: 'gold' } }, { env: 'dev', meta: { tier: 'gold' } }, { env: 'prod', meta: { tier: 'iron' } }] }, selector: { matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'meta.tier', operator: 'In', values: ['gold'] }] } };
+    const entry = {
+      list: {
+        elements: [
+          { env: 'prod', meta: { tier: 'gold' } },
+          { env: 'dev', meta: { tier: 'gold' } },
+          { env: 'prod', meta: { tier: 'iron' } },
+        ],
+      },
+      selector: { matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'meta.tier', operator: 'In', values: ['gold'] }] },
+    };
     assert.deepEqual(await registry.generateEntry(entry, testContext(), 'g'), [{ env: 'prod', meta: { tier: 'gold' } }]);
   });
   const bad: [string, unknown, RegExp][] = [
@@ -23,7 +32,10 @@ describe('generator registry', () => {
   ];
   for (const [name, entry, message] of bad) {
     it(`refuses ${name}`, async () => {
-      await assert.rejects(registry.generateEntry(entry, testContext(), 'spec.generators[0]'), (e: unknown) => e instanceof GeneratorSpecError && message.test(e.message));
+      await assert.rejects(
+        registry.generateEntry(entry, testContext(), 'spec.generators[0]'),
+        (e: unknown) => e instanceof GeneratorSpecError && message.test(e.message),
+      );
     });
   }
   it('runGenerators concatenates entries and requeues at the smallest interval', async () => {

@@ -40,7 +40,12 @@ export function testContext(options: { git?: GitReader; secrets?: readonly V1Sec
 }
 
 /** An Argo CD cluster Secret as the API returns it (base64 data). */
-export function clusterSecret(name: string, data: Record<string, string>, labels: Record<string, string> = {}, annotations: Record<string, string> = {}): V1Secret {
+export function clusterSecret(
+  name: string,
+  data: Record<string, string>,
+  labels: Record<string, string> = {},
+  annotations: Record<string, string> = {},
+): V1Secret {
   return {
     metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster', ...labels }, annotations },
     data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),

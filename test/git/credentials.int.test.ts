@@ -10,7 +10,10 @@ import { GitError } from '../../src/git/git-error.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';
 
-const isKind = (kind: string) => (e: unknown): boolean => e instanceof GitError && e.kind === kind;
+const isKind =
+  (kind: string) =>
+  (e: unknown): boolean =>
+    e instanceof GitError && e.kind === kind;
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -34,7 +37,10 @@ describe('RepoCache over HTTP with credentials from Argo CD Secrets', () => {
     const env = sharedEnvironment();
     const repo = await sharedGitFixtures().createRepo(uniqueName('http-prefix'), { 'a/x': '1' });
     const base = repo.httpUrl.slice(0, repo.httpUrl.lastIndexOf('/'));
-    const secrets = [repoSecret('repo-creds', base.slice(0, base.indexOf('/git')), env.gitUsername, 'wrong'), repoSecret('repo-creds', base, env.gitUsername, env.gitPassword)];
+    const secrets = [
+      repoSecret('repo-creds', base.slice(0, base.indexOf('/git')), env.gitUsername, 'wrong'),
+      repoSecret('repo-creds', base, env.gitUsername, env.gitPassword),
+    ];
     const cache = freshCache({ repositorySecrets: () => secrets });
     assert.equal(await cache.resolveRevision(repo.httpUrl, 'main', noSignal), await repo.revParse('main'));
   });
@@ -43,7 +49,11 @@ describe('RepoCache over HTTP with credentials from Argo CD Secrets', () => {
     const env = sharedEnvironment();
     const repo = await sharedGitFixtures().createRepo(uniqueName('http-bad'), { 'a/x': '1' });
     const wrongPassword = `not-${env.gitPassword}`;
-    for (const secrets of [[], [repoSecret('repository', repo.httpUrl, env.gitUsername, wrongPassword)], [repoSecret('repository', repo.httpUrl, 'nobody', env.gitPassword)]]) {
+    for (const secrets of [
+      [],
+      [repoSecret('repository', repo.httpUrl, env.gitUsername, wrongPassword)],
+      [repoSecret('repository', repo.httpUrl, 'nobody', env.gitPassword)],
+    ]) {
       const cache = freshCache({ repositorySecrets: () => secrets });
       await assert.rejects(cache.resolveRevision(repo.httpUrl, 'main', noSignal), (e: unknown) => {
         assert.ok(isKind('auth')(e), String(e));
@@ -116,7 +126,10 @@ describe('RepoCache with a bearer token or an SSH key', () => {
     const secret = repoSecret('repository', url, 'u', 'p');
     secret.data = { url: Buffer.from(url).toString('base64'), sshPrivateKey: Buffer.from('-----BEGIN OPENSSH PRIVATE KEY-----').toString('base64') };
     const cache = freshCache({ repositorySecrets: () => [secret] });
-    await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => isKind('invalid-input')(e) && /SSH private key.*not an ssh:\/\//.test((e as Error).message));
+    await assert.rejects(
+      cache.resolveRevision(url, 'main', noSignal),
+      (e: unknown) => isKind('invalid-input')(e) && /SSH private key.*not an ssh:\/\//.test((e as Error).message),
+    );
     assert.equal(cache.stats.lsRemote, 0);
   });
 });

@@ -44,7 +44,10 @@ describe('findCredentials', () => {
     assert.deepEqual(found?.credentials, { kind: 'basic', username: 'x-access-token', password: 'ghp_x' });
   });
   it('reads stringData too', () => {
-    const s: V1Secret = { metadata: { name: 's', labels: { 'argocd.argoproj.io/secret-type': 'repository' } }, stringData: { url: 'https://s.example/r', username: 'u', password: 'p' } };
+    const s: V1Secret = {
+      metadata: { name: 's', labels: { 'argocd.argoproj.io/secret-type': 'repository' } },
+      stringData: { url: 'https://s.example/r', username: 'u', password: 'p' },
+    };
     assert.deepEqual(findCredentials('https://s.example/r', [s])?.credentials, { kind: 'basic', username: 'u', password: 'p' });
   });
   it('compares URLs with the one normaliser (case, trailing / and .git, scp style)', () => {

@@ -6,7 +6,14 @@ import { validateRepoPath, validateRepoURL, validateRevision, withoutPassword } 
 const isInvalid = (e: unknown): boolean => e instanceof GitError && e.kind === 'invalid-input';
 
 describe('validateRepoURL', () => {
-  for (const url of ['https://github.com/argoproj/argo-cd.git', 'http://127.0.0.1:8080/git/r.git', 'ssh://git@host/r.git', 'git@github.com:org/repo.git', 'file:///tmp/r.git', 'https://user@host/r.git']) {
+  for (const url of [
+    'https://github.com/argoproj/argo-cd.git',
+    'http://127.0.0.1:8080/git/r.git',
+    'ssh://git@host/r.git',
+    'git@github.com:org/repo.git',
+    'file:///tmp/r.git',
+    'https://user@host/r.git',
+  ]) {
     it(`accepts ${url}`, () => assert.doesNotThrow(() => validateRepoURL(url)));
   }
   const refused: [string, RegExp][] = [
@@ -23,11 +30,17 @@ describe('validateRepoURL', () => {
   ];
   for (const [url, message] of refused) {
     it(`refuses ${JSON.stringify(url)}`, () => {
-      assert.throws(() => validateRepoURL(url), (e: unknown) => isInvalid(e) && message.test((e as Error).message));
+      assert.throws(
+        () => validateRepoURL(url),
+        (e: unknown) => isInvalid(e) && message.test((e as Error).message),
+      );
     });
   }
   it('never echoes the password it refuses', () => {
-    assert.throws(() => validateRepoURL('https://me:hunter2@host/r.git'), (e: unknown) => isInvalid(e) && !(e as Error).message.includes('hunter2'));
+    assert.throws(
+      () => validateRepoURL('https://me:hunter2@host/r.git'),
+      (e: unknown) => isInvalid(e) && !(e as Error).message.includes('hunter2'),
+    );
     assert.equal(withoutPassword('https://me:hunter2@host/r.git'), 'https://me:***@host/r.git');
   });
 });

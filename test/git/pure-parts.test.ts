@@ -17,7 +17,15 @@ const D = 'd'.repeat(40);
 
 describe('revision resolution from ls-remote', () => {
   const refs = parseLsRemote(`${A}\tHEAD\n${A}\trefs/heads/main\n${B}\trefs/heads/v1\n${C}\trefs/tags/v1\n${D}\trefs/tags/v1^{}\n${B}\trefs/tags/light\n`);
-  const cases: [string, string | undefined][] = [['HEAD', A], ['main', A], ['v1', B], ['light', B], ['refs/tags/v1', D], ['refs/heads/main', A], ['nope', undefined]];
+  const cases: [string, string | undefined][] = [
+    ['HEAD', A],
+    ['main', A],
+    ['v1', B],
+    ['light', B],
+    ['refs/tags/v1', D],
+    ['refs/heads/main', A],
+    ['nope', undefined],
+  ];
   for (const [rev, sha] of cases) {
     it(`${rev} → ${sha?.slice(0, 1) ?? 'none'}`, () => assert.equal(commitForRevision(refs, rev), sha));
   }
@@ -78,12 +86,17 @@ describe('withRetries', () => {
   const signal = new AbortController().signal;
   it('retries transient failures and succeeds', async () => {
     let calls = 0;
-    const value = await withRetries(policy, signal, () => (++calls < 3 ? Promise.reject(new GitError('unreachable', { repoURL: 'r' }, 'down')) : Promise.resolve('ok')));
+    const value = await withRetries(policy, signal, () =>
+      ++calls < 3 ? Promise.reject(new GitError('unreachable', { repoURL: 'r' }, 'down')) : Promise.resolve('ok'),
+    );
     assert.deepEqual([value, calls], ['ok', 3]);
   });
   it('gives up after the last attempt', async () => {
     let calls = 0;
-    await assert.rejects(withRetries(policy, signal, () => (calls++, Promise.reject(new GitError('timeout', { repoURL: 'r' }, 'slow')))), /slow/);
+    await assert.rejects(
+      withRetries(policy, signal, () => (calls++, Promise.reject(new GitError('timeout', { repoURL: 'r' }, 'slow')))),
+      /slow/,
+    );
     assert.equal(calls, 3);
   });
   it('never retries bad credentials', async () => {
@@ -105,7 +118,10 @@ describe('DiskBudget', () => {
     }
     budget.touch(join(root, 'a')); // a is now the most recent
     const evicted = await budget.enforce((dir) => !dir.endsWith('b'));
-    assert.deepEqual(evicted.map((d) => d.slice(-1)), ['c', 'd']);
+    assert.deepEqual(
+      evicted.map((d) => d.slice(-1)),
+      ['c', 'd'],
+    );
     assert.equal(existsSync(join(root, 'b')), true);
     assert.equal(existsSync(join(root, 'c')), false);
     assert.equal(budget.totalBytes, 2000);

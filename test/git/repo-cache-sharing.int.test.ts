@@ -37,7 +37,10 @@ describe('RepoCache shared by a burst of resolutions', () => {
     const cache = freshCache({ repositorySecrets: () => secrets });
     const cancelled = new AbortController();
     cancelled.abort();
-    const [leader, follower] = await Promise.allSettled([cache.resolveRevision(repo.httpUrl, 'main', cancelled.signal), cache.resolveRevision(repo.httpUrl, 'main', noSignal)]);
+    const [leader, follower] = await Promise.allSettled([
+      cache.resolveRevision(repo.httpUrl, 'main', cancelled.signal),
+      cache.resolveRevision(repo.httpUrl, 'main', noSignal),
+    ]);
     assert.equal(leader.status, 'rejected');
     assert.ok(leader.status === 'rejected' && leader.reason instanceof GitError && leader.reason.kind === 'aborted');
     assert.equal(follower.status, 'fulfilled');
@@ -49,7 +52,10 @@ describe('RepoCache shared by a burst of resolutions', () => {
     const wrong = [repoSecret('repository', repo.httpUrl, info.gitUsername, 'not-the-password')];
     // The Secret list changes between the two calls: the second caller must not ride on the first's answer.
     const cache = freshCache({ repositorySecrets: () => (calls++ === 0 ? secrets : wrong) });
-    const [good, bad] = await Promise.allSettled([cache.resolveRevision(repo.httpUrl, 'main', noSignal), cache.resolveRevision(repo.httpUrl, 'main', noSignal)]);
+    const [good, bad] = await Promise.allSettled([
+      cache.resolveRevision(repo.httpUrl, 'main', noSignal),
+      cache.resolveRevision(repo.httpUrl, 'main', noSignal),
+    ]);
     assert.equal(good.status, 'fulfilled');
     assert.equal(bad.status, 'rejected', 'wrong credentials fail even while a good ls-remote runs');
   });

@@ -10,7 +10,10 @@ import { sharedGitFixtures } from '../env/shared-environment.js';
 import { git } from '../../src/environment/local/git-fixtures.js';
 import { freshCache, noSignal, uniqueName } from './repo-cache-helpers.js';
 
-const isKind = (kind: string) => (e: unknown): boolean => e instanceof GitError && e.kind === kind;
+const isKind =
+  (kind: string) =>
+  (e: unknown): boolean =>
+    e instanceof GitError && e.kind === kind;
 
 describe('RepoCache over file://', () => {
   it('resolves HEAD, branches, lightweight and annotated tags, full and short SHAs', async () => {
@@ -22,7 +25,16 @@ describe('RepoCache over file://', () => {
     await repo.commit({ 'b/y.yaml': 'v: 3' }, 'on dev', 'dev');
     const dev = await repo.revParse('dev');
     const cache = freshCache();
-    const cases: [string, string][] = [['HEAD', second], ['', second], ['main', second], ['dev', dev], ['light', first], ['ann', first], [first, first], [first.slice(0, 10), first]];
+    const cases: [string, string][] = [
+      ['HEAD', second],
+      ['', second],
+      ['main', second],
+      ['dev', dev],
+      ['light', first],
+      ['ann', first],
+      [first, first],
+      [first.slice(0, 10), first],
+    ];
     for (const [rev, sha] of cases) assert.equal(await cache.resolveRevision(repo.fileUrl, rev, noSignal), sha, `revision ${rev}`);
   });
 
@@ -34,7 +46,9 @@ describe('RepoCache over file://', () => {
     assert.deepEqual([...(await cache.listFiles(repo.fileUrl, commit, noSignal))].sort(), ['apps/a/k.yaml', 'apps/b/c/d.json', 'top.txt']);
     assert.equal((await cache.readFile(repo.fileUrl, commit, 'top.txt', noSignal)).toString(), 'hello');
     const [copy] = await cache.copiesOnDisk();
-    const bare = execFileSync('git', ['rev-parse', '--is-bare-repository'], { cwd: `${cache['options'].root}/repos/${copy ?? ''}` }).toString().trim();
+    const bare = execFileSync('git', ['rev-parse', '--is-bare-repository'], { cwd: `${cache['options'].root}/repos/${copy ?? ''}` })
+      .toString()
+      .trim();
     assert.equal(bare, 'true');
   });
 
@@ -48,7 +62,10 @@ describe('RepoCache over file://', () => {
       assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c1);
       await cache.listDirectories(repo.fileUrl, c1, noSignal);
     }
-    assert.deepEqual({ fetch: cache.stats.fetch, init: cache.stats.init, lsTree: cache.stats.lsTree, lsRemote: cache.stats.lsRemote }, { fetch: 1, init: 1, lsTree: 1, lsRemote: 4 });
+    assert.deepEqual(
+      { fetch: cache.stats.fetch, init: cache.stats.init, lsTree: cache.stats.lsTree, lsRemote: cache.stats.lsRemote },
+      { fetch: 1, init: 1, lsTree: 1, lsRemote: 4 },
+    );
     const c2 = await repo.commit({ 'b/y': '2' });
     assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c2);
     assert.equal(cache.stats.fetch, 2);
@@ -64,7 +81,11 @@ describe('RepoCache over file://', () => {
     const c2 = await repo.commit({ 'b/y': '2' });
     assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c1, 'the refs of a minute ago are reused');
     assert.equal(cache.stats.lsRemote, 1);
-    assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal, { maxRefsAgeMs: 0 }), c2, 'a caller asking for the remote as it is now gets the new commit');
+    assert.equal(
+      await cache.resolveRevision(repo.fileUrl, 'main', noSignal, { maxRefsAgeMs: 0 }),
+      c2,
+      'a caller asking for the remote as it is now gets the new commit',
+    );
     const c3 = await repo.commit({ 'c/z': '3' });
     assert.equal(await cache.resolveRevision(repo.fileUrl, 'main', noSignal), c2);
     await pushEpochs.advance([repo.fileUrl]);
@@ -84,7 +105,10 @@ describe('RepoCache over file://', () => {
     const repo = await sharedGitFixtures().createRepo(uniqueName('unknown'), { 'a/x': '1' });
     const cache = freshCache();
     for (const rev of ['no-such-branch', 'f'.repeat(40), 'abcdef1']) {
-      await assert.rejects(cache.resolveRevision(repo.fileUrl, rev, noSignal), (e: unknown) => isKind('unknown-revision')(e) && (e as Error).message.includes(`revision "${rev}"`) && (e as Error).message.includes(repo.fileUrl));
+      await assert.rejects(
+        cache.resolveRevision(repo.fileUrl, rev, noSignal),
+        (e: unknown) => isKind('unknown-revision')(e) && (e as Error).message.includes(`revision "${rev}"`) && (e as Error).message.includes(repo.fileUrl),
+      );
     }
   });
 
@@ -105,7 +129,10 @@ describe('RepoCache over file://', () => {
     await cache.resolveRevision(repo.fileUrl, 'main', noSignal);
     assert.equal((await cache.readFile(repo.fileUrl, commit, 'real/alias.yaml', noSignal)).toString(), 'inside: true');
     for (const path of ['real/escape.yaml', 'real/absolute.yaml']) {
-      await assert.rejects(cache.readFile(repo.fileUrl, commit, path, noSignal), (e: unknown) => isKind('symlink-escape')(e) && (e as Error).message.includes(`path "${path}"`));
+      await assert.rejects(
+        cache.readFile(repo.fileUrl, commit, path, noSignal),
+        (e: unknown) => isKind('symlink-escape')(e) && (e as Error).message.includes(`path "${path}"`),
+      );
     }
   });
 
@@ -113,7 +140,10 @@ describe('RepoCache over file://', () => {
     const repo = await sharedGitFixtures().createRepo(uniqueName('limits'), { 'big.yaml': 'x'.repeat(5000), 'small.yaml': 'ok' });
     const cache = freshCache({ maxFileBytes: 4096 });
     const commit = await cache.resolveRevision(repo.fileUrl, 'main', noSignal);
-    await assert.rejects(cache.readFile(repo.fileUrl, commit, 'big.yaml', noSignal), (e: unknown) => isKind('too-large')(e) && /5000 bytes/.test((e as Error).message));
+    await assert.rejects(
+      cache.readFile(repo.fileUrl, commit, 'big.yaml', noSignal),
+      (e: unknown) => isKind('too-large')(e) && /5000 bytes/.test((e as Error).message),
+    );
     assert.equal((await cache.readFile(repo.fileUrl, commit, 'small.yaml', noSignal)).toString(), 'ok');
     const before = { ...cache.stats };
     await assert.rejects(cache.readFile(repo.fileUrl, commit, '../outside', noSignal), isKind('invalid-input'));
@@ -161,7 +191,10 @@ describe('RepoCache over file://', () => {
 
   it('copies left by an earlier process count against the budget and are evicted first', async () => {
     const fixtures = sharedGitFixtures();
-    const [old, fresh] = await Promise.all([fixtures.createRepo(uniqueName('adopt-old'), { a: '1' }), fixtures.createRepo(uniqueName('adopt-new'), { b: '2' })]);
+    const [old, fresh] = await Promise.all([
+      fixtures.createRepo(uniqueName('adopt-old'), { a: '1' }),
+      fixtures.createRepo(uniqueName('adopt-new'), { b: '2' }),
+    ]);
     const earlier = freshCache();
     await earlier.resolveRevision(old.fileUrl, 'main', noSignal);
     const root = earlier['options'].root;
@@ -187,7 +220,10 @@ describe('RepoCache timeouts and cancellation', () => {
     const hang = await silentServer();
     try {
       const cache = freshCache({ networkTimeoutMs: 300 });
-      await assert.rejects(cache.resolveRevision(hang.url, 'main', noSignal), (e: unknown) => isKind('timeout')(e) && /timed out after 300 ms/.test((e as Error).message));
+      await assert.rejects(
+        cache.resolveRevision(hang.url, 'main', noSignal),
+        (e: unknown) => isKind('timeout')(e) && /timed out after 300 ms/.test((e as Error).message),
+      );
       assert.equal(cache.stats.lsRemote, 2, 'retried once');
     } finally {
       hang.close();
@@ -210,7 +246,10 @@ describe('RepoCache timeouts and cancellation', () => {
 
   it('an unreachable server is an error after retries, never an empty result', async () => {
     const cache = freshCache();
-    await assert.rejects(cache.resolveRevision('http://127.0.0.1:9/nothing.git', 'main', noSignal), (e: unknown) => isKind('unreachable')(e) && (e as Error).message.includes('http://127.0.0.1:9/nothing.git'));
+    await assert.rejects(
+      cache.resolveRevision('http://127.0.0.1:9/nothing.git', 'main', noSignal),
+      (e: unknown) => isKind('unreachable')(e) && (e as Error).message.includes('http://127.0.0.1:9/nothing.git'),
+    );
     assert.equal(cache.stats.lsRemote, 2);
   });
 });

@@ -88,7 +88,10 @@ describe('SharedRemoteRefs reuse of recent refs', () => {
   it('keeps no failure: the next call runs again', async () => {
     const shared = new SharedRemoteRefs();
     const freshness = { maxAgeMs: 60_000, epochs: createLocalPushEpochs() };
-    await assert.rejects(shared.read(where, undefined, never, () => Promise.reject(new Error('unreachable')), freshness), /unreachable/);
+    await assert.rejects(
+      shared.read(where, undefined, never, () => Promise.reject(new Error('unreachable')), freshness),
+      /unreachable/,
+    );
     const remote = countingRemote();
     await shared.read(where, undefined, never, remote.lsRemote, freshness);
     assert.equal(remote.runs(), 1);

@@ -19,7 +19,10 @@ import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.
 import { generateKeyPair, startSshd, type SshKeyPair, type SshServer } from '../env/sshd.js';
 import { freshCache, noSignal, uniqueName } from './repo-cache-helpers.js';
 
-const isKind = (kind: string) => (e: unknown): boolean => e instanceof GitError && e.kind === kind;
+const isKind =
+  (kind: string) =>
+  (e: unknown): boolean =>
+    e instanceof GitError && e.kind === kind;
 
 /** An Argo CD repository or repo-creds Secret holding an SSH private key (and optional extra keys). */
 function sshSecret(type: 'repository' | 'repo-creds', url: string, privateKey: string, extra: Record<string, string> = {}): V1Secret {
@@ -79,7 +82,10 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
   it('a repo-creds Secret with an SSH key applies by URL prefix', async () => {
     const url = sshUrl(repo);
     const prefix = `ssh://${server.user}@127.0.0.1:${server.port}${sharedEnvironment().gitRoot}`;
-    const cache = cacheFor([sshSecret('repo-creds', `ssh://${server.user}@127.0.0.1:${server.port}/elsewhere`, right.privateKey), sshSecret('repo-creds', prefix, right.privateKey)]);
+    const cache = cacheFor([
+      sshSecret('repo-creds', `ssh://${server.user}@127.0.0.1:${server.port}/elsewhere`, right.privateKey),
+      sshSecret('repo-creds', prefix, right.privateKey),
+    ]);
     assert.equal(await cache.resolveRevision(url, 'main', noSignal), await repo.revParse('main'));
     const unrelated = cacheFor([sshSecret('repo-creds', `ssh://${server.user}@127.0.0.1:${server.port}/elsewhere`, right.privateKey)]);
     await assert.rejects(unrelated.resolveRevision(url, 'main', noSignal), isKind('auth'), 'without a matching Secret no key is offered');
@@ -106,7 +112,12 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
       const cache = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts: () => knownHosts });
       await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => {
         assert.ok(isKind('host-key')(e), String(e));
-        assert.match((e as Error).message, new RegExp(`host key verification failed: the host key of \\[127\\.0\\.0\\.1\\]:${server.port} is not in the known hosts \\(ConfigMap argocd-ssh-known-hosts-cm`));
+        assert.match(
+          (e as Error).message,
+          new RegExp(
+            `host key verification failed: the host key of \\[127\\.0\\.0\\.1\\]:${server.port} is not in the known hosts \\(ConfigMap argocd-ssh-known-hosts-cm`,
+          ),
+        );
         return true;
       });
       assert.equal(cache.stats.lsRemote, 1, 'a host-key failure is not retried');
@@ -125,7 +136,12 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
     const script = join(dir, 'proxy');
     writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\n`);
     chmodSync(script, 0o755);
-    const urls = [`ssh://-oProxyCommand=${script}/r.git`, `ssh://-oProxyCommand=${script}@127.0.0.1:${server.port}/r.git`, `git@-oProxyCommand=${script}:r.git`, `-oProxyCommand=${script}@127.0.0.1:r.git`];
+    const urls = [
+      `ssh://-oProxyCommand=${script}/r.git`,
+      `ssh://-oProxyCommand=${script}@127.0.0.1:${server.port}/r.git`,
+      `git@-oProxyCommand=${script}:r.git`,
+      `-oProxyCommand=${script}@127.0.0.1:r.git`,
+    ];
     for (const url of urls) {
       const cache = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts: () => server.knownHosts });
       await assert.rejects(cache.resolveRevision(url, 'main', noSignal), (e: unknown) => e instanceof GitError, url);
@@ -143,7 +159,12 @@ describe('RepoCache over SSH with keys from Argo CD Secrets', () => {
     const knownHosts = () => server.knownHosts.replace(`[127.0.0.1]:${server.port}`, `[127.0.0.1]:${port}`);
     try {
       const sshTempRoot = mkdtempSync(join(tmpdir(), 'ssh-temp-'));
-      const timingOut = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts, sshTempRoot, networkTimeoutMs: 1_000, sshConnectTimeoutSeconds: 3 });
+      const timingOut = cacheFor([sshSecret('repository', url, right.privateKey)], {
+        knownHosts,
+        sshTempRoot,
+        networkTimeoutMs: 1_000,
+        sshConnectTimeoutSeconds: 3,
+      });
       await assert.rejects(timingOut.resolveRevision(url, 'main', noSignal), isKind('timeout'));
       const abort = new AbortController();
       const cancelled = cacheFor([sshSecret('repository', url, right.privateKey)], { knownHosts, sshTempRoot, sshConnectTimeoutSeconds: 3 });

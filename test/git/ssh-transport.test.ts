@@ -13,7 +13,18 @@ const where = { repoURL: 'ssh://git@host/r.git' };
 describe('ssh transport: the GIT_SSH_COMMAND', () => {
   it('has the fixed hardening options, the key file and strict checking against the known hosts file', () => {
     const command = buildSshCommand({ identityFile: '/tmp/x/identity', knownHostsFile: '/tmp/x/known_hosts', connectTimeoutSeconds: 30 });
-    for (const option of ['-F /dev/null', '-i /tmp/x/identity', 'IdentitiesOnly=yes', 'IdentityAgent=none', 'BatchMode=yes', 'ConnectTimeout=30', 'PasswordAuthentication=no', 'StrictHostKeyChecking=yes', 'UserKnownHostsFile=/tmp/x/known_hosts', 'GlobalKnownHostsFile=/dev/null']) {
+    for (const option of [
+      '-F /dev/null',
+      '-i /tmp/x/identity',
+      'IdentitiesOnly=yes',
+      'IdentityAgent=none',
+      'BatchMode=yes',
+      'ConnectTimeout=30',
+      'PasswordAuthentication=no',
+      'StrictHostKeyChecking=yes',
+      'UserKnownHostsFile=/tmp/x/known_hosts',
+      'GlobalKnownHostsFile=/dev/null',
+    ]) {
       assert.ok(command.includes(option), `${option} missing from ${command}`);
     }
     assert.ok(!command.includes('StrictHostKeyChecking=no'));
@@ -46,9 +57,15 @@ describe('ssh transport: URLs and Secrets', () => {
     assert.equal(knownHostsName('git@gitlab.example:org/r.git'), 'gitlab.example');
   });
 
-  it('takes the known hosts from Argo CD\'s ConfigMap argocd-ssh-known-hosts-cm, key ssh_known_hosts', () => {
+  it("takes the known hosts from Argo CD's ConfigMap argocd-ssh-known-hosts-cm, key ssh_known_hosts", () => {
     const line = 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl';
-    assert.equal(knownHostsFromConfigMaps([{ metadata: { name: 'other' }, data: { ssh_known_hosts: 'evil' } }, { metadata: { name: 'argocd-ssh-known-hosts-cm' }, data: { ssh_known_hosts: line } }]), line);
+    assert.equal(
+      knownHostsFromConfigMaps([
+        { metadata: { name: 'other' }, data: { ssh_known_hosts: 'evil' } },
+        { metadata: { name: 'argocd-ssh-known-hosts-cm' }, data: { ssh_known_hosts: line } },
+      ]),
+      line,
+    );
     assert.equal(knownHostsFromConfigMaps([{ metadata: { name: 'argocd-ssh-known-hosts-cm' }, data: { other: line } }]), '');
     assert.equal(knownHostsFromConfigMaps([]), '');
   });
@@ -84,26 +101,35 @@ describe('ssh transport: the per-call key folder', () => {
       return Promise.resolve();
     });
     assert.ok(identity !== '' && !existsSync(identity));
-    await assert.rejects(withSshSession({ kind: 'ssh', privateKey: KEY, insecureIgnoreHostKey: false }, options, () => Promise.reject(new Error('git failed'))), /git failed/);
+    await assert.rejects(
+      withSshSession({ kind: 'ssh', privateKey: KEY, insecureIgnoreHostKey: false }, options, () => Promise.reject(new Error('git failed'))),
+      /git failed/,
+    );
     assert.deepEqual(readdirSync(root), []);
   });
 
   it('refuses something that is not a private key, without echoing it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ssh-session-'));
     const options = { tempRoot: root, knownHosts: undefined, connectTimeoutSeconds: 10, where, secretName: 'argocd/repo' };
-    await assert.rejects(withSshSession({ kind: 'ssh', privateKey: 'hunter2-not-a-key', insecureIgnoreHostKey: false }, options, () => Promise.resolve()), (e: unknown) => {
-      assert.ok(e instanceof GitError && e.kind === 'invalid-input', String(e));
-      assert.match(e.message, /sshPrivateKey of Secret argocd\/repo is not a PEM or OpenSSH private key/);
-      assert.ok(!e.message.includes('hunter2'));
-      return true;
-    });
+    await assert.rejects(
+      withSshSession({ kind: 'ssh', privateKey: 'hunter2-not-a-key', insecureIgnoreHostKey: false }, options, () => Promise.resolve()),
+      (e: unknown) => {
+        assert.ok(e instanceof GitError && e.kind === 'invalid-input', String(e));
+        assert.match(e.message, /sshPrivateKey of Secret argocd\/repo is not a PEM or OpenSSH private key/);
+        assert.ok(!e.message.includes('hunter2'));
+        return true;
+      },
+    );
     assert.deepEqual(readdirSync(root), []);
   });
 
   it('refuses a temporary folder whose path is not shell-safe, and leaves nothing behind', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ssh session $x '));
     const options = { tempRoot: root, knownHosts: () => '', connectTimeoutSeconds: 10, where };
-    await assert.rejects(withSshSession({ kind: 'ssh', privateKey: KEY, insecureIgnoreHostKey: false }, options, () => Promise.resolve()), (e: unknown) => e instanceof GitError && e.kind === 'invalid-input' && /GIT_SSH_COMMAND/.test(e.message));
+    await assert.rejects(
+      withSshSession({ kind: 'ssh', privateKey: KEY, insecureIgnoreHostKey: false }, options, () => Promise.resolve()),
+      (e: unknown) => e instanceof GitError && e.kind === 'invalid-input' && /GIT_SSH_COMMAND/.test(e.message),
+    );
     assert.deepEqual(readdirSync(root), []);
   });
 });

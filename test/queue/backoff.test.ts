@@ -4,7 +4,10 @@ import { backoffDelayMs, DEFAULT_BACKOFF } from '../../src/queue/backoff.js';
 
 describe('backoffDelayMs', () => {
   it('starts at 5 ms and doubles per failure', () => {
-    assert.deepEqual([1, 2, 3, 4, 10].map((n) => backoffDelayMs(n)), [5, 10, 20, 40, 2560]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 10].map((n) => backoffDelayMs(n)),
+      [5, 10, 20, 40, 2560],
+    );
   });
 
   it('is capped at 1000 s, also for absurd failure counts', () => {

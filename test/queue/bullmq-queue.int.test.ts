@@ -29,7 +29,9 @@ describe('BullMQ work queue across replicas in one process', () => {
     a.process(recorder.handler);
     b.process(recorder.handler);
     for (let round = 0; round < 40; round++) await Promise.all(['ns/x', 'ns/y', 'ns/z'].map((key) => (round % 2 ? a : b).add(key)));
-    await waitFor(async () => recorder.runs.length >= 3 && (await a.depth()) === 0 && recorder.runs.every((run) => run.end !== undefined), { what: 'queue drained' });
+    await waitFor(async () => recorder.runs.length >= 3 && (await a.depth()) === 0 && recorder.runs.every((run) => run.end !== undefined), {
+      what: 'queue drained',
+    });
     assert.equal(recorder.overlaps, 0);
   });
 
@@ -88,5 +90,4 @@ describe('BullMQ work queue across replicas in one process', () => {
     const elapsed = lastStart - began;
     assert.ok(elapsed >= 2 * 400 - 10, `12 starts at 4 per 400 ms over two replicas need >= 800 ms after the first add, took ${elapsed} ms`);
   });
-
 });

@@ -249,7 +249,7 @@ export function describeWorkQueueConformance(name: string, create: QueueFactory)
       assert.equal(recorder.runs[0]?.aborted, true);
     });
 
-    it('fair sharing: a quiet tenant\'s keys start before a noisy tenant\'s backlog, added now or delayed', async () => {
+    it("fair sharing: a quiet tenant's keys start before a noisy tenant's backlog, added now or delayed", async () => {
       const queue = make({ concurrency: 1 });
       const recorder = new RunRecorder();
       queue.process(recorder.handler);
@@ -267,7 +267,11 @@ export function describeWorkQueueConformance(name: string, create: QueueFactory)
       assert.ok(position('quiet/now') <= 3, `quiet/now started at position ${position('quiet/now')}`);
       assert.ok(position('quiet/later') <= 4, `quiet/later started at position ${position('quiet/later')}`);
       const noisyOrder = recorder.runs.filter((run) => run.key.startsWith('noisy/')).map((run) => Number(run.key.slice('noisy/k'.length)));
-      assert.deepEqual(noisyOrder, [...noisyOrder].sort((a, b) => a - b), 'a tenant\'s own keys keep their order');
+      assert.deepEqual(
+        noisyOrder,
+        [...noisyOrder].sort((a, b) => a - b),
+        "a tenant's own keys keep their order",
+      );
     });
   });
 }

@@ -2,7 +2,12 @@ import type { BullMqWorkQueue } from '../../src/queue/bullmq-queue.js';
 import { preciseNow, workerKey } from './worker-config.js';
 
 /** Adds `keys` in order with `parallel` adds in flight; returns each key's last add time (taken before the call). */
-export async function addAll(queue: BullMqWorkQueue, keys: string[], parallel: number, onError?: (error: unknown) => Promise<void>): Promise<Map<string, number>> {
+export async function addAll(
+  queue: BullMqWorkQueue,
+  keys: string[],
+  parallel: number,
+  onError?: (error: unknown) => Promise<void>,
+): Promise<Map<string, number>> {
   const lastAdds = new Map<string, number>();
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -29,8 +29,15 @@ describe('BullMQ work queue across three worker processes', () => {
     try {
       const adds = shuffledAdds(10_000, 500);
       const lastAdds = await addAll(producer, adds, 32);
-      await waitFor(() => keysMissingRunAfter(lastAdds, readRuns(recordFile)).length === 0, { what: 'a run after every key’s last add', timeoutMs: 120_000, intervalMs: 250 });
-      await waitFor(async () => (await producer.depth()) === 0 && readRuns(recordFile).every((run) => run.end !== undefined), { what: 'queue drained', timeoutMs: 30_000 });
+      await waitFor(() => keysMissingRunAfter(lastAdds, readRuns(recordFile)).length === 0, {
+        what: 'a run after every key’s last add',
+        timeoutMs: 120_000,
+        intervalMs: 250,
+      });
+      await waitFor(async () => (await producer.depth()) === 0 && readRuns(recordFile).every((run) => run.end !== undefined), {
+        what: 'queue drained',
+        timeoutMs: 30_000,
+      });
       await workers.stopAll();
       const runs = readRuns(recordFile);
       assert.deepEqual(findOverlaps(runs), []);

@@ -37,7 +37,10 @@ describe('redis connection options', () => {
   it('rejects ambiguous, missing or malformed connection options, without echoing passwords', () => {
     assert.throws(() => createRedisClient({}, 'worker', true), /exactly one of url, sentinel, cluster; got none/);
     assert.throws(() => createRedisClient({ url: 'redis://h:1', cluster: { nodes: [{ host: 'h', port: 1 }] } }, 'worker', true), /got url, cluster/);
-    assert.throws(() => createRedisClient({ url: 'http://u:hunter2@h:1' }, 'worker', true), (error: Error) => /redis:\/\/ or rediss:\/\//.test(error.message) && !error.message.includes('hunter2'));
+    assert.throws(
+      () => createRedisClient({ url: 'http://u:hunter2@h:1' }, 'worker', true),
+      (error: Error) => /redis:\/\/ or rediss:\/\//.test(error.message) && !error.message.includes('hunter2'),
+    );
     assert.throws(() => queuePrefix({ url: 'redis://h:1' }, 'a:b'), /may only contain/);
     assert.equal(redact('rediss://user:pw@h:1'), 'rediss://user:***@h:1');
   });

@@ -33,7 +33,17 @@ describe('BullMQ work queue when Redis restarts', () => {
     redis = await startRedis(run);
     const name = `restart-${randomBytes(6).toString('hex')}`;
     const recordFile = join(run.root, 'runs.tsv');
-    const config = { redisUrl: redis.url, name, recordFile, concurrency: 2, maxHandlerMs: 20, lockDurationMs: 5_000, stalledIntervalMs: 2_000, resyncKeyCount: KEY_COUNT, resyncIntervalMs: RESYNC_MS };
+    const config = {
+      redisUrl: redis.url,
+      name,
+      recordFile,
+      concurrency: 2,
+      maxHandlerMs: 20,
+      lockDurationMs: 5_000,
+      stalledIntervalMs: 2_000,
+      resyncKeyCount: KEY_COUNT,
+      resyncIntervalMs: RESYNC_MS,
+    };
     const children = await workers.start(3, config);
     const producer = new BullMqWorkQueue({ name, connection: { url: redis.url } });
     try {
@@ -49,14 +59,27 @@ describe('BullMQ work queue when Redis restarts', () => {
         return preciseNow();
       });
       const phase2StartedAt = preciseNow();
-      const phase2 = await addAll(producer, shuffledAdds(1_000, KEY_COUNT).filter((key) => Number(key.split(':')[1]) % 2 === 0), 16, () => sleep(50));
+      const phase2 = await addAll(
+        producer,
+        shuffledAdds(1_000, KEY_COUNT).filter((key) => Number(key.split(':')[1]) % 2 === 0),
+        16,
+        () => sleep(50),
+      );
       const restartedAt = await restart;
       const lastAdds = new Map([...phase1, ...phase2]);
       assert.ok(phase2StartedAt > killedAt && phase2StartedAt < restartedAt, 'phase 2 began during the outage');
-      await waitFor(() => keysMissingRunAfter(lastAdds, readRuns(recordFile)).length === 0, { what: 'a run after every key’s last add', timeoutMs: 60_000, intervalMs: 250 });
+      await waitFor(() => keysMissingRunAfter(lastAdds, readRuns(recordFile)).length === 0, {
+        what: 'a run after every key’s last add',
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
       const runs = readRuns(recordFile);
       assert.deepEqual(keysMissingRunAfter(lastAdds, runs), []);
-      for (const child of children) assert.ok(runs.some((r) => r.pid === child.pid && r.start > restartedAt), `worker ${child.pid} took no key after Redis restarted`);
+      for (const child of children)
+        assert.ok(
+          runs.some((r) => r.pid === child.pid && r.start > restartedAt),
+          `worker ${child.pid} took no key after Redis restarted`,
+        );
     } finally {
       await producer.close(5_000);
     }

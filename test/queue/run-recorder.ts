@@ -50,7 +50,10 @@ export class RunRecorder {
     const active = (this.active.get(key) ?? 0) + 1;
     this.active.set(key, active);
     if (active > 1) this.overlaps++;
-    this.maxConcurrent = Math.max(this.maxConcurrent, [...this.active.values()].reduce((a, b) => a + b, 0));
+    this.maxConcurrent = Math.max(
+      this.maxConcurrent,
+      [...this.active.values()].reduce((a, b) => a + b, 0),
+    );
     try {
       const held = this.held.get(key);
       if (held) await Promise.race([held, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);

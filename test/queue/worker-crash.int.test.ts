@@ -31,19 +31,38 @@ describe('BullMQ work queue when a worker process dies', () => {
     const redisUrl = sharedEnvironment().redisUrl;
     const name = `crash-${randomBytes(6).toString('hex')}`;
     const recordFile = join(dir, 'runs.tsv');
-    await workers.start(3, { redisUrl, name, recordFile, concurrency: 2, maxHandlerMs: 5, lockDurationMs: LOCK_MS, stalledIntervalMs: STALLED_INTERVAL_MS, slowKey: SLOW_KEY, slowMs: 1_500 });
+    await workers.start(3, {
+      redisUrl,
+      name,
+      recordFile,
+      concurrency: 2,
+      maxHandlerMs: 5,
+      lockDurationMs: LOCK_MS,
+      stalledIntervalMs: STALLED_INTERVAL_MS,
+      slowKey: SLOW_KEY,
+      slowMs: 1_500,
+    });
     const producer = new BullMqWorkQueue({ name, connection: { url: redisUrl } });
     const redis = new Redis(redisUrl);
     try {
       await producer.add(SLOW_KEY);
-      const [first] = await waitFor(() => { const runs = readRuns(recordFile); return runs.length > 0 && runs; }, { what: 'first run of the slow key' });
+      const [first] = await waitFor(
+        () => {
+          const runs = readRuns(recordFile);
+          return runs.length > 0 && runs;
+        },
+        { what: 'first run of the slow key' },
+      );
       assert.ok(first);
       const [lockKey] = await redis.keys(`appset:${name}:*:lock`);
       assert.ok(lockKey, 'the running key holds a lock in Redis');
       await WorkerProcesses.stop(workers.byPid(first.pid), 'SIGKILL');
       const killedAt = preciseNow();
       const lockExpiresAt = killedAt + (await redis.pttl(lockKey));
-      const second = await waitFor(() => readRuns(recordFile).find((run) => run.start > first.start), { what: 'the key to run again', timeoutMs: LOCK_MS + 2 * STALLED_INTERVAL_MS + 5_000 });
+      const second = await waitFor(() => readRuns(recordFile).find((run) => run.start > first.start), {
+        what: 'the key to run again',
+        timeoutMs: LOCK_MS + 2 * STALLED_INTERVAL_MS + 5_000,
+      });
       assert.notEqual(second.pid, first.pid);
       assert.ok(second.start >= lockExpiresAt - 5, `re-run started ${lockExpiresAt - second.start} ms before the dead worker's lock expired`);
       const bound = LOCK_MS + 2 * STALLED_INTERVAL_MS;

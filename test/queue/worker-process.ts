@@ -15,7 +15,9 @@ function main(): void {
     concurrency: config.concurrency,
     lockDurationMs: config.lockDurationMs,
     stalledIntervalMs: config.stalledIntervalMs,
-    ...(keyCount && config.resyncIntervalMs ? { resync: { intervalMs: config.resyncIntervalMs, keys: () => Array.from({ length: keyCount }, (_, i) => workerKey(i)) } } : {}),
+    ...(keyCount && config.resyncIntervalMs
+      ? { resync: { intervalMs: config.resyncIntervalMs, keys: () => Array.from({ length: keyCount }, (_, i) => workerKey(i)) } }
+      : {}),
   });
   const record = (line: string): void => appendFileSync(config.recordFile, `${line}\n`);
   queue.process(async (key) => {

@@ -12,9 +12,14 @@ export class WorkerProcesses {
 
   /** Starts `count` worker processes with `config` and waits until each has started its queue. */
   async start(count: number, config: WorkerProcessConfig): Promise<ChildProcess[]> {
-    const started = Array.from({ length: count }, () => spawn(process.execPath, ['--enable-source-maps', script, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    const started = Array.from({ length: count }, () =>
+      spawn(process.execPath, ['--enable-source-maps', script, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    );
     this.children.push(...started);
-    await waitFor(() => started.every((child) => readyPids(config.recordFile).includes(child.pid ?? -1)), { what: `${count} worker processes ready`, timeoutMs: 90_000 });
+    await waitFor(() => started.every((child) => readyPids(config.recordFile).includes(child.pid ?? -1)), {
+      what: `${count} worker processes ready`,
+      timeoutMs: 90_000,
+    });
     return started;
   }
 

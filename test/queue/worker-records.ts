@@ -31,7 +31,10 @@ export function readRuns(file: string): ProcessRun[] {
 /** Pids of worker processes that have written their ready line. */
 export function readyPids(file: string): number[] {
   try {
-    return readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('R\t')).map((line) => Number(line.split('\t')[1]));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('R\t'))
+      .map((line) => Number(line.split('\t')[1]));
   } catch {
     return [];
   }

@@ -47,7 +47,11 @@ describe('operations server', () => {
 
   it('counts a check that hangs as failed', async () => {
     const hanging = await startOperationsServer({
-      host: '127.0.0.1', port: 0, registry, log: pino({ level: 'silent' }), checkTimeoutMs: 50,
+      host: '127.0.0.1',
+      port: 0,
+      registry,
+      log: pino({ level: 'silent' }),
+      checkTimeoutMs: 50,
       readiness: [{ name: 'stuck', check: () => new Promise(() => undefined) }],
     });
     try {

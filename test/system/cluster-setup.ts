@@ -22,9 +22,13 @@ export async function prepareNamespace(kc: KubeConfig, name: string, info: TestE
   await core.createNamespace({ body: { metadata: { name } } });
   await core.createNamespacedSecret({
     namespace: name,
-    body: { metadata: { name: 'git', labels: { 'argocd.argoproj.io/secret-type': 'repo-creds' } }, stringData: { url: info.gitHttpBaseUrl, username: info.gitUsername, password: info.gitPassword } },
+    body: {
+      metadata: { name: 'git', labels: { 'argocd.argoproj.io/secret-type': 'repo-creds' } },
+      stringData: { url: info.gitHttpBaseUrl, username: info.gitUsername, password: info.gitPassword },
+    },
   });
-  if (webhookSecret) await core.createNamespacedSecret({ namespace: name, body: { metadata: { name: 'hooks' }, stringData: { 'webhook.github.secret': webhookSecret } } });
+  if (webhookSecret)
+    await core.createNamespacedSecret({ namespace: name, body: { metadata: { name: 'hooks' }, stringData: { 'webhook.github.secret': webhookSecret } } });
 }
 
 /** The ApplicationSets collection of a namespace. */
@@ -41,19 +45,28 @@ function appSetsPath(namespace: string): string {
 export async function createAppSets(kc: KubeConfig, manifests: readonly AppSetManifest[]): Promise<ApplicationSetObject[]> {
   const client = createKubeTransport(kc, { maxSockets: 10 });
   const stored: ApplicationSetObject[] = [];
-  await pool(manifests.map((body) => async () => {
-    stored.push(await client.request<ApplicationSetObject>({ method: 'POST', path: appSetsPath(body.metadata.namespace), body }));
-  }), 10);
+  await pool(
+    manifests.map((body) => async () => {
+      stored.push(await client.request<ApplicationSetObject>({ method: 'POST', path: appSetsPath(body.metadata.namespace), body }));
+    }),
+    10,
+  );
   return stored;
 }
 
 /** Sets `spec.template.spec.source.targetRevision` of every ApplicationSet (the update wave), over keep-alive connections. */
 export async function setRevision(kc: KubeConfig, manifests: readonly AppSetManifest[], revision: string): Promise<void> {
   const client = createKubeTransport(kc, { maxSockets: 10 });
-  await pool(manifests.map((m) => () => client.send({
-    method: 'PATCH',
-    path: `${appSetsPath(m.metadata.namespace)}/${pathSegment(m.metadata.name)}`,
-    body: [{ op: 'replace', path: '/spec/template/spec/source/targetRevision', value: revision }],
-    contentType: 'application/json-patch+json',
-  })), 10);
+  await pool(
+    manifests.map(
+      (m) => () =>
+        client.send({
+          method: 'PATCH',
+          path: `${appSetsPath(m.metadata.namespace)}/${pathSegment(m.metadata.name)}`,
+          body: [{ op: 'replace', path: '/spec/template/spec/source/targetRevision', value: revision }],
+          contentType: 'application/json-patch+json',
+        }),
+    ),
+    10,
+  );
 }

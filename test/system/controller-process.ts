@@ -36,9 +36,14 @@ export class ReplicaProcess {
     const process_ = new ManagedProcess(options.name, {
       command: process.execPath,
       args: [
-        APPSET_BIN, 'controller',
-        `--kubeconfig=${options.kubeconfigPath}`, `--namespace=${options.namespace}`, `--redis-url=${options.redisUrl}`,
-        `--listen-address=127.0.0.1:${port}`, `--git-cache-dir=${options.gitCacheDir}`, '--log-level=info',
+        APPSET_BIN,
+        'controller',
+        `--kubeconfig=${options.kubeconfigPath}`,
+        `--namespace=${options.namespace}`,
+        `--redis-url=${options.redisUrl}`,
+        `--listen-address=127.0.0.1:${port}`,
+        `--git-cache-dir=${options.gitCacheDir}`,
+        '--log-level=info',
         ...(options.args ?? []),
       ],
       env: { ...process.env, ...options.env },
@@ -52,10 +57,13 @@ export class ReplicaProcess {
   /** Starts the process (again) and waits until it reports ready. */
   async start(): Promise<void> {
     if (!this.process.running) await this.process.start();
-    await waitFor(async () => {
-      this.process.assertRunning();
-      return (await fetch(`http://127.0.0.1:${this.port}/readyz`)).ok;
-    }, { what: `${this.process.name} /readyz`, timeoutMs: 120_000, intervalMs: 100 });
+    await waitFor(
+      async () => {
+        this.process.assertRunning();
+        return (await fetch(`http://127.0.0.1:${this.port}/readyz`)).ok;
+      },
+      { what: `${this.process.name} /readyz`, timeoutMs: 120_000, intervalMs: 100 },
+    );
   }
 
   /** The replica's Prometheus text. */
@@ -65,13 +73,16 @@ export class ReplicaProcess {
 
   /** Every log line as parsed JSON (lines that are not JSON come back as `{ raw }`). */
   logLines(): Array<Record<string, unknown>> {
-    return readFileSync(this.logFile, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return { raw: line };
-      }
-    });
+    return readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return { raw: line };
+        }
+      });
   }
 }
 

@@ -5,7 +5,10 @@ import type { Application as RenderedApplication } from '../../src/model/applica
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { createKubeTransport } from '../../src/kube/transport/transport.js';
 
-type LiveApp = KubeObject & { metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string }; spec?: unknown };
+type LiveApp = KubeObject & {
+  metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };
+  spec?: unknown;
+};
 
 /** True if `live` is what the renderer said: its spec, labels and finalizers (server-added fields aside). */
 export function matchesRendered(live: LiveApp, expected: RenderedApplication): boolean {
@@ -30,7 +33,12 @@ export class ConvergenceWatch {
   private readonly informer: Informer<LiveApp>;
 
   constructor(kc: KubeConfig, namespace: string, signal: AbortSignal) {
-    this.informer = createInformer<LiveApp>({ transport: createKubeTransport(kc), path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`, transform: dropManagedFields, signal });
+    this.informer = createInformer<LiveApp>({
+      transport: createKubeTransport(kc),
+      path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`,
+      transform: dropManagedFields,
+      signal,
+    });
     this.informer.on('add', (app) => this.observe(app as LiveApp));
     this.informer.on('update', (_old, app) => this.observe(app as LiveApp));
     this.informer.on('delete', (app) => {
@@ -59,7 +67,10 @@ export class ConvergenceWatch {
 
   /** Objects cached that the expectation does not name. */
   extras(): string[] {
-    return this.informer.store.list().map((app) => app.metadata.name).filter((name) => !this.expected.has(name));
+    return this.informer.store
+      .list()
+      .map((app) => app.metadata.name)
+      .filter((name) => !this.expected.has(name));
   }
 
   /** Waits until every expected Application matches and nothing else is there; returns when (performance.now()) that happened. */
@@ -74,7 +85,10 @@ export class ConvergenceWatch {
 
   /** Names seen with a UID other than the first one seen (deleted and recreated), and names deleted. */
   recreated(): { changedUid: string[]; deleted: string[] } {
-    const changedUid = this.informer.store.list().filter((app) => this.firstUids.get(app.metadata.name) !== app.metadata.uid).map((app) => app.metadata.name);
+    const changedUid = this.informer.store
+      .list()
+      .filter((app) => this.firstUids.get(app.metadata.name) !== app.metadata.uid)
+      .map((app) => app.metadata.name);
     return { changedUid, deleted: [...this.deletedNames] };
   }
 

@@ -11,7 +11,11 @@ export function appset(spec: Partial<ApplicationSetForRender['spec']> = {}, anno
         metadata: { name: '{{cluster}}-guestbook' },
         spec: {
           project: 'default',
-          source: { repoURL: 'https://github.com/argoproj/argo-cd.git', targetRevision: 'HEAD', path: 'applicationset/examples/list-generator/guestbook/{{cluster}}' },
+          source: {
+            repoURL: 'https://github.com/argoproj/argo-cd.git',
+            targetRevision: 'HEAD',
+            path: 'applicationset/examples/list-generator/guestbook/{{cluster}}',
+          },
           destination: { server: '{{url}}', namespace: 'guestbook' },
         },
       },

@@ -36,8 +36,15 @@ describe('Argo CD documentation examples in both styles', () => {
   });
 
   it('Git directory generator with path segments and normalized names', () => {
-    const t = (name: string, ns: string) => ({ metadata: { name }, spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: ns } } });
-    const [app] = renderBoth(t('{{path[0]}}-{{path.basenameNormalized}}', '{{path[1]}}'), t('{{index .path.segments 0}}-{{.path.basenameNormalized}}', '{{index .path.segments 1}}'), [gitDirectoryParams]);
+    const t = (name: string, ns: string) => ({
+      metadata: { name },
+      spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: ns } },
+    });
+    const [app] = renderBoth(
+      t('{{path[0]}}-{{path.basenameNormalized}}', '{{path[1]}}'),
+      t('{{index .path.segments 0}}-{{.path.basenameNormalized}}', '{{index .path.segments 1}}'),
+      [gitDirectoryParams],
+    );
     assert.equal(app?.metadata.name, 'apps-guestbook');
   });
 
@@ -62,7 +69,10 @@ describe('Argo CD documentation examples in both styles', () => {
   });
 
   it('List generator with values', () => {
-    const t = (name: string, ns: string) => ({ metadata: { name }, spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: ns } } });
+    const t = (name: string, ns: string) => ({
+      metadata: { name },
+      spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: ns } },
+    });
     const params = [{ cluster: 'engineering-dev', url: 'https://kubernetes.default.svc', values: { namespace: 'team-dev' } }];
     const [app] = renderBoth(t('{{cluster}}-guestbook', '{{values.namespace}}'), t('{{.cluster}}-guestbook', '{{.values.namespace}}'), params);
     assert.equal((app?.spec['destination'] as Record<string, unknown>)['namespace'], 'team-dev');

@@ -17,7 +17,10 @@ describe('TemplateEngine cache', () => {
     engine.render('fasttemplate', '{{a}}', { a: '1' }, scope());
     engine.render('fasttemplate', '{{d}}', { d: '4' }, scope());
     assert.equal(engine.cachedTemplates, 3);
-    assert.deepEqual(['a', 'b', 'c', 'd'].map((n) => engine.isCached('fasttemplate', `{{${n}}}`)), [false, true, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'c', 'd'].map((n) => engine.isCached('fasttemplate', `{{${n}}}`)),
+      [false, true, true, true],
+    );
     assert.equal(engine.render('fasttemplate', '{{a}}', { a: 'again' }, scope()), 'again');
   });
 
@@ -29,7 +32,14 @@ describe('TemplateEngine cache', () => {
 
   it('remembers a template that cannot be translated and refuses it again with the same message', () => {
     const engine = new TemplateEngine();
-    const first = (() => { try { engine.render('goTemplate', '{{ env "X" }}', {}, scope()); } catch (e) { return (e as Error).message; } return ''; })();
+    const first = (() => {
+      try {
+        engine.render('goTemplate', '{{ env "X" }}', {}, scope());
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })();
     assert.match(first, /function 'env' is not supported/);
     assert.throws(() => engine.render('goTemplate', '{{ env "X" }}', {}, scope()), { message: first });
     assert.equal(engine.cachedTemplates, 1);
@@ -43,16 +53,22 @@ describe('HandlebarsRenderer (the Renderer contract)', () => {
     assert.deepEqual(renderer.render({ a: '{{.x}}' }, { x: 'v' }, { goTemplate: true, goTemplateOptions: [] }), { a: 'v' });
   });
   it('errors name the template field and the parameter', () => {
-    assert.throws(() => renderer.render({ spec: { sources: [{ path: '{{nope}}' }] } }, {}, { goTemplate: false, goTemplateOptions: [] }), (e: unknown) => {
-      assert.ok(e instanceof RenderError);
-      assert.equal(e.field, 'spec.sources[0].path');
-      assert.equal(e.message, "spec.sources[0].path: parameter 'nope' is missing from the parameter set");
-      return true;
-    });
+    assert.throws(
+      () => renderer.render({ spec: { sources: [{ path: '{{nope}}' }] } }, {}, { goTemplate: false, goTemplateOptions: [] }),
+      (e: unknown) => {
+        assert.ok(e instanceof RenderError);
+        assert.equal(e.field, 'spec.sources[0].path');
+        assert.equal(e.message, "spec.sources[0].path: parameter 'nope' is missing from the parameter set");
+        return true;
+      },
+    );
   });
   it('honours the opt-out and missingkey=error', () => {
     assert.deepEqual(renderer.render({ a: '{{nope}}' }, {}, { goTemplate: false, goTemplateOptions: [], keepMissingParameters: true }), { a: '{{nope}}' });
-    assert.throws(() => renderer.render({ a: '{{ .nope | default "x" }}' }, {}, { goTemplate: true, goTemplateOptions: ['missingkey=error'] }), /missingkey=error/);
+    assert.throws(
+      () => renderer.render({ a: '{{ .nope | default "x" }}' }, {}, { goTemplate: true, goTemplateOptions: ['missingkey=error'] }),
+      /missingkey=error/,
+    );
   });
 });
 
@@ -73,20 +89,56 @@ describe('applyStrategicPatch', () => {
   it('merges maps, deletes on null, replaces lists and unions finalizers', () => {
     const target = { metadata: { finalizers: ['a'], labels: { x: '1' } }, spec: { sources: [{ a: 1 }], keep: 1, drop: 2 } };
     const patch = { metadata: { finalizers: ['a', 'b'], labels: { y: '2' } }, spec: { sources: [{ b: 2 }], drop: null } };
-    assert.deepEqual(applyStrategicPatch(target, patch), { metadata: { finalizers: ['a', 'b'], labels: { x: '1', y: '2' } }, spec: { sources: [{ b: 2 }], keep: 1 } });
+    assert.deepEqual(applyStrategicPatch(target, patch), {
+      metadata: { finalizers: ['a', 'b'], labels: { x: '1', y: '2' } },
+      spec: { sources: [{ b: 2 }], keep: 1 },
+    });
   });
 });
 
 describe('validation rules', () => {
-  const names: [string, boolean][] = [['guestbook', true], ['a.b-c', true], ['A', false], ['-a', false], ['a_', false], ['a'.repeat(253), true], ['a'.repeat(254), false], ['', false]];
+  const names: [string, boolean][] = [
+    ['guestbook', true],
+    ['a.b-c', true],
+    ['A', false],
+    ['-a', false],
+    ['a_', false],
+    ['a'.repeat(253), true],
+    ['a'.repeat(254), false],
+    ['', false],
+  ];
   for (const [name, ok] of names) it(`name ${name.slice(0, 12)} ${ok ? 'valid' : 'invalid'}`, () => assert.equal(dnsSubdomainProblem(name) === undefined, ok));
-  const values: [string, boolean][] = [['', true], ['Prod_1.x', true], ['-x', false], ['a b', false], ['a'.repeat(63), true], ['a'.repeat(64), false]];
-  for (const [value, ok] of values) it(`label value '${value.slice(0, 12)}' ${ok ? 'valid' : 'invalid'}`, () => assert.equal(labelValueProblem(value) === undefined, ok));
-  const keys: [string, boolean][] = [['env', true], ['app.kubernetes.io/name', true], ['Bad_Prefix/x', false], ['a/', false], ['x'.repeat(64), false]];
+  const values: [string, boolean][] = [
+    ['', true],
+    ['Prod_1.x', true],
+    ['-x', false],
+    ['a b', false],
+    ['a'.repeat(63), true],
+    ['a'.repeat(64), false],
+  ];
+  for (const [value, ok] of values)
+    it(`label value '${value.slice(0, 12)}' ${ok ? 'valid' : 'invalid'}`, () => assert.equal(labelValueProblem(value) === undefined, ok));
+  const keys: [string, boolean][] = [
+    ['env', true],
+    ['app.kubernetes.io/name', true],
+    ['Bad_Prefix/x', false],
+    ['a/', false],
+    ['x'.repeat(64), false],
+  ];
   for (const [key, ok] of keys) it(`label key '${key.slice(0, 12)}' ${ok ? 'valid' : 'invalid'}`, () => assert.equal(labelKeyProblem(key) === undefined, ok));
 });
 
 describe('Go number formatting', () => {
-  const cases: [number, string][] = [[0, '0'], [3, '3'], [-12, '-12'], [123456, '123456'], [1000000, '1e+06'], [1234567, '1.234567e+06'], [1.5, '1.5'], [0.0001, '0.0001'], [0.000015, '1.5e-05']];
+  const cases: [number, string][] = [
+    [0, '0'],
+    [3, '3'],
+    [-12, '-12'],
+    [123456, '123456'],
+    [1000000, '1e+06'],
+    [1234567, '1.234567e+06'],
+    [1.5, '1.5'],
+    [0.0001, '0.0001'],
+    [0.000015, '1.5e-05'],
+  ];
   for (const [n, s] of cases) it(`${n} -> ${s}`, () => assert.equal(goNumber(n), s));
 });

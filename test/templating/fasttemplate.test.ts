@@ -20,7 +20,12 @@ describe('fasttemplate style (Argo CD default)', () => {
     ['cluster label whose key has dots', '{{metadata.labels.app.kubernetes.io/part-of}}', clusterParams, 'shop'],
     ['cluster annotation', '{{metadata.annotations.team}}', clusterParams, 'payments'],
     // Argo CD docs: list generator
-    ['list element', 'applicationset/examples/list-generator/guestbook/{{cluster}}', { cluster: 'engineering-dev' }, 'applicationset/examples/list-generator/guestbook/engineering-dev'],
+    [
+      'list element',
+      'applicationset/examples/list-generator/guestbook/{{cluster}}',
+      { cluster: 'engineering-dev' },
+      'applicationset/examples/list-generator/guestbook/engineering-dev',
+    ],
     ['list values', '{{values.namespace}}', { values: { namespace: 'team-a' } }, 'team-a'],
     ['spaces inside the braces', '{{ name }}/{{  server  }}', clusterParams, 'staging-east/https://10.0.0.1:6443'],
     ['several placeholders and text', 'a-{{name}}-b-{{path.basename}}-c', { ...clusterParams, ...gitDirectoryParams }, 'a-staging-east-b-guestbook-c'],
@@ -36,12 +41,15 @@ describe('fasttemplate style (Argo CD default)', () => {
   }
 
   it('errors on a missing parameter, naming it (strict default)', () => {
-    assert.throws(() => ft('{{path.basename}}-{{cluster}}', gitDirectoryParams), (error: unknown) => {
-      assert.ok(error instanceof MissingParameterError);
-      assert.equal(error.parameter, 'cluster');
-      assert.equal(error.message, "parameter 'cluster' is missing from the parameter set");
-      return true;
-    });
+    assert.throws(
+      () => ft('{{path.basename}}-{{cluster}}', gitDirectoryParams),
+      (error: unknown) => {
+        assert.ok(error instanceof MissingParameterError);
+        assert.equal(error.parameter, 'cluster');
+        assert.equal(error.message, "parameter 'cluster' is missing from the parameter set");
+        return true;
+      },
+    );
   });
 
   it('treats Handlebars helpers and blocks as parameter names, like Argo CD does', () => {
@@ -50,7 +58,10 @@ describe('fasttemplate style (Argo CD default)', () => {
   });
 
   it('refuses a map where only strings fit, saying why', () => {
-    assert.throws(() => ft('{{metadata.labels}}', clusterParams), /parameter 'metadata.labels' is missing from the parameter set \(it is a map or list; fasttemplate inserts only strings\)/);
+    assert.throws(
+      () => ft('{{metadata.labels}}', clusterParams),
+      /parameter 'metadata.labels' is missing from the parameter set \(it is a map or list; fasttemplate inserts only strings\)/,
+    );
   });
 
   it('keeps unknown placeholders exactly as written with the opt-out (Argo CD behaviour)', () => {
@@ -62,7 +73,10 @@ describe('fasttemplate style (Argo CD default)', () => {
   });
 
   it('errors on an unclosed placeholder on a templated line', () => {
-    assert.throws(() => ft('{{a}} {{b', { a: '1' }), (e: unknown) => e instanceof TemplateProblem && /'\{\{' at offset 6 has no closing '\}\}'/.test(e.message));
+    assert.throws(
+      () => ft('{{a}} {{b', { a: '1' }),
+      (e: unknown) => e instanceof TemplateProblem && /'\{\{' at offset 6 has no closing '\}\}'/.test(e.message),
+    );
   });
 
   it('refuses prototype names', () => {

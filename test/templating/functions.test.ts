@@ -66,7 +66,7 @@ describe('template functions', () => {
     ['{{ toRawJson .m }}', '{"a":"<x>","b":2}'],
     ['{{ toJson .list }}', '["a","b"]'],
     ['{{ toPrettyJson .list }}', '[\n  "a",\n  "b"\n]'],
-    ['{{ toYaml .m }}', "a: <x>\nb: 2"],
+    ['{{ toYaml .m }}', 'a: <x>\nb: 2'],
     ['{{ (fromYaml "a: 1").a }}', '1'],
     ['{{ (fromJson "{\\"a\\":\\"z\\"}").a }}', 'z'],
     ['{{ join "," .list }}', 'a,b'],
@@ -109,6 +109,10 @@ describe('template functions', () => {
     ['{{ index .m "constructor" }}', /index: access to 'constructor' is not allowed/],
   ];
   for (const [template, message] of errors) {
-    it(`refuses ${template}`, () => assert.throws(() => go(template, p), (e: unknown) => e instanceof TemplateProblem && message.test(e.message)));
+    it(`refuses ${template}`, () =>
+      assert.throws(
+        () => go(template, p),
+        (e: unknown) => e instanceof TemplateProblem && message.test(e.message),
+      ));
   }
 });

@@ -6,7 +6,16 @@ import { clusterParams, gitDirectoryParams, stringRenderer } from './render-stri
 const render = stringRenderer();
 const go = (text: string, params: unknown, missing: 'strict' | 'keep' | 'error' = 'strict') => render('goTemplate', text, params, missing);
 
-const list = { cluster: 'engineering-dev', url: 'https://kubernetes.default.svc', items: ['a', 'b', 'c'], envs: { prod: 'p', dev: 'd' }, empty: [], n: 3, big: 1234567, flag: false };
+const list = {
+  cluster: 'engineering-dev',
+  url: 'https://kubernetes.default.svc',
+  items: ['a', 'b', 'c'],
+  envs: { prod: 'p', dev: 'd' },
+  empty: [],
+  n: 3,
+  big: 1234567,
+  flag: false,
+};
 
 describe('goTemplate style (goTemplate: true)', () => {
   const cases: [string, string, unknown, string][] = [
@@ -17,7 +26,12 @@ describe('goTemplate style (goTemplate: true)', () => {
     ['cluster name', '{{.name}}-guestbook', clusterParams, 'staging-east-guestbook'],
     ['label through index', '{{index .metadata.labels "app.kubernetes.io/part-of"}}', clusterParams, 'shop'],
     ['label field', '{{.metadata.labels.environment}}', clusterParams, 'staging'],
-    ['list element path', 'applicationset/examples/list-generator/guestbook/{{.cluster}}', list, 'applicationset/examples/list-generator/guestbook/engineering-dev'],
+    [
+      'list element path',
+      'applicationset/examples/list-generator/guestbook/{{.cluster}}',
+      list,
+      'applicationset/examples/list-generator/guestbook/engineering-dev',
+    ],
     ['pipeline into normalize', '{{ .name | normalize }}', { name: 'My_Cluster.EU' }, 'my-cluster.eu'],
     ['pipeline chain', '{{ .cluster | upper | trunc 5 }}', list, 'ENGIN'],
     ['default for a missing parameter', '{{ .region | default "us-east-1" }}', list, 'us-east-1'],
@@ -50,7 +64,10 @@ describe('goTemplate style (goTemplate: true)', () => {
 
 describe('goTemplate missing parameters', () => {
   it('strict (default): printing a missing parameter is an error naming it', () => {
-    assert.throws(() => go('{{.path.basename}}-{{.cluster}}', gitDirectoryParams), (e: unknown) => e instanceof MissingParameterError && e.message === "parameter '.cluster' is missing from the parameter set");
+    assert.throws(
+      () => go('{{.path.basename}}-{{.cluster}}', gitDirectoryParams),
+      (e: unknown) => e instanceof MissingParameterError && e.message === "parameter '.cluster' is missing from the parameter set",
+    );
   });
   it('strict: names the deepest present prefix', () => {
     assert.throws(() => go('{{.path.nope}}', gitDirectoryParams), /parameter '\.path\.nope' is missing/);
@@ -92,6 +109,11 @@ describe('goTemplate constructs outside the supported set are refused with the c
     ['{{ .a.__proto__ }}', /access to '__proto__' is not allowed/],
   ];
   for (const [template, message] of refusals) {
-    it(template, () => assert.throws(() => go(template, list), (e: unknown) => e instanceof TemplateProblem && message.test(e.message)));
+    it(template, () =>
+      assert.throws(
+        () => go(template, list),
+        (e: unknown) => e instanceof TemplateProblem && message.test(e.message),
+      ),
+    );
   }
 });

@@ -16,7 +16,11 @@ describe('renderApplicationSet', () => {
       metadata: { name: 'engineering-dev-guestbook', namespace: 'team-a', finalizers: ['resources-finalizer.argocd.argoproj.io'] },
       spec: {
         project: 'default',
-        source: { repoURL: 'https://github.com/argoproj/argo-cd.git', targetRevision: 'HEAD', path: 'applicationset/examples/list-generator/guestbook/engineering-dev' },
+        source: {
+          repoURL: 'https://github.com/argoproj/argo-cd.git',
+          targetRevision: 'HEAD',
+          path: 'applicationset/examples/list-generator/guestbook/engineering-dev',
+        },
         destination: { server: 'https://1.2.3.4', namespace: 'guestbook' },
       },
     });
@@ -30,7 +34,11 @@ describe('renderApplicationSet', () => {
         metadata: { name: '{{.cluster}}-guestbook' },
         spec: {
           project: 'default',
-          source: { repoURL: 'https://github.com/argoproj/argo-cd.git', targetRevision: 'HEAD', path: 'applicationset/examples/list-generator/guestbook/{{.cluster}}' },
+          source: {
+            repoURL: 'https://github.com/argoproj/argo-cd.git',
+            targetRevision: 'HEAD',
+            path: 'applicationset/examples/list-generator/guestbook/{{.cluster}}',
+          },
           destination: { server: '{{.url}}', namespace: 'guestbook' },
         },
       },
@@ -40,7 +48,10 @@ describe('renderApplicationSet', () => {
 
   it('forces metadata.namespace to the ApplicationSet namespace, whatever the template or patch says', () => {
     const spec = appset().spec;
-    const a = appset({ template: { ...spec.template, metadata: { name: '{{cluster}}', namespace: 'argocd' } }, templatePatch: 'metadata:\n  namespace: kube-system\n' });
+    const a = appset({
+      template: { ...spec.template, metadata: { name: '{{cluster}}', namespace: 'argocd' } },
+      templatePatch: 'metadata:\n  namespace: kube-system\n',
+    });
     assert.equal(renderApplicationSet(a, one(docsElements))[0]?.application.metadata.namespace, 'team-a');
   });
 
@@ -67,23 +78,33 @@ describe('renderApplicationSet', () => {
 
   it('merges a generator template over spec.template as Argo CD documents it (template override example)', () => {
     const a = appset({
-      generators: [{
-        list: {
-          elements: [],
-          template: {
-            metadata: {},
-            spec: {
-              project: 'default',
-              source: { targetRevision: 'HEAD', repoURL: 'https://github.com/argoproj/argo-cd.git', path: 'applicationset/examples/template-override/{{cluster}}-override' },
-              destination: {},
+      generators: [
+        {
+          list: {
+            elements: [],
+            template: {
+              metadata: {},
+              spec: {
+                project: 'default',
+                source: {
+                  targetRevision: 'HEAD',
+                  repoURL: 'https://github.com/argoproj/argo-cd.git',
+                  path: 'applicationset/examples/template-override/{{cluster}}-override',
+                },
+                destination: {},
+              },
             },
           },
         },
-      }],
+      ],
     });
     const app = renderApplicationSet(a, one(docsElements))[0]?.application;
     assert.equal(app?.metadata.name, 'engineering-dev-guestbook');
-    assert.deepEqual(app?.spec['source'], { repoURL: 'https://github.com/argoproj/argo-cd.git', targetRevision: 'HEAD', path: 'applicationset/examples/template-override/engineering-dev-override' });
+    assert.deepEqual(app?.spec['source'], {
+      repoURL: 'https://github.com/argoproj/argo-cd.git',
+      targetRevision: 'HEAD',
+      path: 'applicationset/examples/template-override/engineering-dev-override',
+    });
     assert.deepEqual(app?.spec['destination'], { server: 'https://1.2.3.4', namespace: 'guestbook' });
   });
 
@@ -115,12 +136,20 @@ describe('renderApplicationSet', () => {
       ].join('\n'),
     });
     const params = [
-      { cluster: 'engineering-dev', url: 'https://kubernetes.default.svc', autoSync: true, prune: true, valueFiles: ['values.large.yaml', 'values.debug.yaml'] },
+      {
+        cluster: 'engineering-dev',
+        url: 'https://kubernetes.default.svc',
+        autoSync: true,
+        prune: true,
+        valueFiles: ['values.large.yaml', 'values.debug.yaml'],
+      },
       { cluster: 'engineering-prod', url: 'https://kubernetes.default.svc', autoSync: false, prune: false, valueFiles: [] },
     ];
     const [dev, prod] = renderApplicationSet(a, one(params)).map((r) => r.application);
     assert.deepEqual(dev?.spec['source'], {
-      repoURL: 'https://github.com/infra-team/cluster-deployments.git', targetRevision: 'HEAD', path: 'guestbook/engineering-dev',
+      repoURL: 'https://github.com/infra-team/cluster-deployments.git',
+      targetRevision: 'HEAD',
+      path: 'guestbook/engineering-dev',
       helm: { valueFiles: ['values.large.yaml', 'values.debug.yaml'] },
     });
     assert.deepEqual(dev?.spec['syncPolicy'], { automated: { prune: true } });
@@ -139,32 +168,51 @@ describe('renderApplicationSet', () => {
 
   it('refuses a templatePatch that changes spec.project', () => {
     for (const patch of ['spec:\n  project: admin\n', 'spec:\n  project: null\n']) {
-      assert.throws(() => renderApplicationSet(appset({ templatePatch: patch }), one(docsElements)), /templatePatch: templatePatch cannot change spec\.project; set it in spec\.template/);
+      assert.throws(
+        () => renderApplicationSet(appset({ templatePatch: patch }), one(docsElements)),
+        /templatePatch: templatePatch cannot change spec\.project; set it in spec\.template/,
+      );
     }
   });
 
   it('refuses a templatePatch that is not a YAML mapping, naming the field', () => {
-    assert.throws(() => renderApplicationSet(appset({ templatePatch: '- a\n' }), one(docsElements)), /templatePatch: the rendered patch must be a YAML mapping/);
+    assert.throws(
+      () => renderApplicationSet(appset({ templatePatch: '- a\n' }), one(docsElements)),
+      /templatePatch: the rendered patch must be a YAML mapping/,
+    );
     assert.throws(() => renderApplicationSet(appset({ templatePatch: 'a: [\n' }), one(docsElements)), /templatePatch: the rendered patch is not valid YAML/);
   });
 });
 
 describe('renderApplicationSet errors say what to fix', () => {
   it('a missing parameter names the generator, the parameter set, the field and the parameter; nothing is returned', () => {
-    assert.throws(() => renderApplicationSet(appset(), one([docsElements[0] ?? {}, { cluster: 'x' }])), (e: unknown) => {
-      assert.ok(e instanceof ApplicationRenderError);
-      assert.equal(e.message, `spec.generators[0] parameter set 1 {"cluster":"x"}: spec.destination.server: parameter 'url' is missing from the parameter set`);
-      return true;
-    });
+    assert.throws(
+      () => renderApplicationSet(appset(), one([docsElements[0] ?? {}, { cluster: 'x' }])),
+      (e: unknown) => {
+        assert.ok(e instanceof ApplicationRenderError);
+        assert.equal(
+          e.message,
+          `spec.generators[0] parameter set 1 {"cluster":"x"}: spec.destination.server: parameter 'url' is missing from the parameter set`,
+        );
+        return true;
+      },
+    );
   });
 
   it('the opt-out annotation keeps unknown placeholders as Argo CD does', () => {
     const a = appset({}, { 'appset-controller/missing-parameters': 'keep' });
-    assert.equal(renderApplicationSet(a, one([{ cluster: 'x' }]))[0]?.application.spec['destination'] && (renderApplicationSet(a, one([{ cluster: 'x' }]))[0]?.application.spec['destination'] as Record<string, unknown>)['server'], '{{url}}');
+    assert.equal(
+      renderApplicationSet(a, one([{ cluster: 'x' }]))[0]?.application.spec['destination'] &&
+        (renderApplicationSet(a, one([{ cluster: 'x' }]))[0]?.application.spec['destination'] as Record<string, unknown>)['server'],
+      '{{url}}',
+    );
   });
 
   it('a bad opt-out value is an error naming the annotation', () => {
-    assert.throws(() => renderApplicationSet(appset({}, { 'appset-controller/missing-parameters': 'yes' }), one(docsElements)), /metadata\.annotations: annotation appset-controller\/missing-parameters must be 'error' \(the default\) or 'keep', not 'yes'/);
+    assert.throws(
+      () => renderApplicationSet(appset({}, { 'appset-controller/missing-parameters': 'yes' }), one(docsElements)),
+      /metadata\.annotations: annotation appset-controller\/missing-parameters must be 'error' \(the default\) or 'keep', not 'yes'/,
+    );
   });
 
   it('goTemplateOptions missingkey=error is honoured even with the opt-out, and unknown options are refused', () => {
@@ -172,13 +220,27 @@ describe('renderApplicationSet errors say what to fix', () => {
     const template = { ...spec.template, metadata: { name: '{{ .cluster | default "x" }}' } };
     const base = { goTemplate: true, template: { ...template, spec: { project: 'default', destination: { server: 'https://x', namespace: 'n' } } } };
     assert.equal(renderApplicationSet(appset(base, { 'appset-controller/missing-parameters': 'keep' }), one([{}]))[0]?.application.metadata.name, 'x');
-    assert.throws(() => renderApplicationSet(appset({ ...base, goTemplateOptions: ['missingkey=error'] }, { 'appset-controller/missing-parameters': 'keep' }), one([{}])), /metadata\.name: parameter '\.cluster' is missing from the parameter set \(missingkey=error\)/);
-    assert.throws(() => renderApplicationSet(appset({ ...base, goTemplateOptions: ['missingkey=explode'] }), one([{}])), /spec\.goTemplateOptions: unknown option 'missingkey=explode'/);
+    assert.throws(
+      () => renderApplicationSet(appset({ ...base, goTemplateOptions: ['missingkey=error'] }, { 'appset-controller/missing-parameters': 'keep' }), one([{}])),
+      /metadata\.name: parameter '\.cluster' is missing from the parameter set \(missingkey=error\)/,
+    );
+    assert.throws(
+      () => renderApplicationSet(appset({ ...base, goTemplateOptions: ['missingkey=explode'] }), one([{}])),
+      /spec\.goTemplateOptions: unknown option 'missingkey=explode'/,
+    );
   });
 
   const invalid: [string, ParamSet, RegExp][] = [
-    ['an invalid name', { cluster: 'Engineering_Dev' }, /metadata\.name: the Application name 'Engineering_Dev-guestbook' must consist of lowercase letters.*normalize/],
-    ['a name longer than 253', { cluster: 'a'.repeat(250) }, /metadata\.name: the Application name 'a+-guestbook' is 260 characters long; at most 253 are allowed/],
+    [
+      'an invalid name',
+      { cluster: 'Engineering_Dev' },
+      /metadata\.name: the Application name 'Engineering_Dev-guestbook' must consist of lowercase letters.*normalize/,
+    ],
+    [
+      'a name longer than 253',
+      { cluster: 'a'.repeat(250) },
+      /metadata\.name: the Application name 'a+-guestbook' is 260 characters long; at most 253 are allowed/,
+    ],
   ];
   for (const [title, params, message] of invalid) {
     it(`refuses ${title}`, () => assert.throws(() => renderApplicationSet(appset(), one([{ url: 'https://x', ...params }])), message));
@@ -187,8 +249,14 @@ describe('renderApplicationSet errors say what to fix', () => {
   it('refuses invalid label values and keys', () => {
     const spec = appset().spec;
     const labelled = (labels: Record<string, string>) => appset({ template: { ...spec.template, metadata: { name: '{{cluster}}', labels } } });
-    assert.throws(() => renderApplicationSet(labelled({ env: '{{cluster}}' }), one([{ cluster: 'a'.repeat(64), url: 'https://x' }])), /metadata\.labels: the value 'a{64}' of label 'env' is 64 characters long; at most 63 are allowed/);
-    assert.throws(() => renderApplicationSet(labelled({ env: '{{url}}' }), one([{ cluster: 'a', url: 'https://x' }])), /the value 'https:\/\/x' of label 'env' must be empty or consist of letters/);
+    assert.throws(
+      () => renderApplicationSet(labelled({ env: '{{cluster}}' }), one([{ cluster: 'a'.repeat(64), url: 'https://x' }])),
+      /metadata\.labels: the value 'a{64}' of label 'env' is 64 characters long; at most 63 are allowed/,
+    );
+    assert.throws(
+      () => renderApplicationSet(labelled({ env: '{{url}}' }), one([{ cluster: 'a', url: 'https://x' }])),
+      /the value 'https:\/\/x' of label 'env' must be empty or consist of letters/,
+    );
     assert.throws(() => renderApplicationSet(labelled({ '{{url}}': 'v' }), one([{ cluster: 'a', url: 'bad key' }])), /the label key 'bad key' must consist of/);
     assert.equal(renderApplicationSet(labelled({ 'app.kubernetes.io/name': '{{cluster}}', empty: '' }), one([{ cluster: 'a', url: 'https://x' }])).length, 1);
   });
@@ -205,13 +273,25 @@ describe('renderApplicationSet errors say what to fix', () => {
   it('two parameter sets rendering the same name is an error naming both', () => {
     const outputs = [
       { generatorIndex: 0, params: [{ cluster: 'dev', url: 'https://a' }] },
-      { generatorIndex: 1, params: [{ cluster: 'prod', url: 'https://b' }, { cluster: 'dev', url: 'https://c' }] },
+      {
+        generatorIndex: 1,
+        params: [
+          { cluster: 'prod', url: 'https://b' },
+          { cluster: 'dev', url: 'https://c' },
+        ],
+      },
     ];
     const a = appset({ generators: [{ list: { elements: [] } }, { list: { elements: [] } }] });
-    assert.throws(() => renderApplicationSet(a, outputs), (e: unknown) => {
-      assert.ok(e instanceof RenderError);
-      assert.equal(e.message, `metadata.name: two parameter sets render the same Application name 'dev-guestbook': spec.generators[0] parameter set 0 {"cluster":"dev","url":"https://a"} and spec.generators[1] parameter set 1 {"cluster":"dev","url":"https://c"}`);
-      return true;
-    });
+    assert.throws(
+      () => renderApplicationSet(a, outputs),
+      (e: unknown) => {
+        assert.ok(e instanceof RenderError);
+        assert.equal(
+          e.message,
+          `metadata.name: two parameter sets render the same Application name 'dev-guestbook': spec.generators[0] parameter set 0 {"cluster":"dev","url":"https://a"} and spec.generators[1] parameter set 1 {"cluster":"dev","url":"https://c"}`,
+        );
+        return true;
+      },
+    );
   });
 });

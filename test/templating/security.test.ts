@@ -38,8 +38,16 @@ describe('security: parameters never inject structure or template code', () => {
 
   it('templatePatch refuses a raw parameter with a line break (it would add YAML keys), but accepts it quoted', () => {
     const params = [{ cluster: 'c', url: 'https://x', note: 'x\nspec:\n  project: admin' }];
-    const patch = (body: string) => appset({ goTemplate: true, template: { metadata: { name: '{{.cluster}}' }, spec: { project: 'default', destination: { server: '{{.url}}' } } }, templatePatch: body });
-    assert.throws(() => renderApplicationSet(patch('metadata:\n  annotations:\n    note: {{ .note }}\n'), one(params)), /templatePatch: '\{\{ \.note \}\}' at line 3, column 11: a parameter containing a line break cannot be inserted into templatePatch/);
+    const patch = (body: string) =>
+      appset({
+        goTemplate: true,
+        template: { metadata: { name: '{{.cluster}}' }, spec: { project: 'default', destination: { server: '{{.url}}' } } },
+        templatePatch: body,
+      });
+    assert.throws(
+      () => renderApplicationSet(patch('metadata:\n  annotations:\n    note: {{ .note }}\n'), one(params)),
+      /templatePatch: '\{\{ \.note \}\}' at line 3, column 11: a parameter containing a line break cannot be inserted into templatePatch/,
+    );
     const app = renderApplicationSet(patch('metadata:\n  annotations:\n    note: {{ .note | toJson }}\n'), one(params))[0]?.application;
     assert.equal(app?.metadata.annotations?.['note'], 'x\nspec:\n  project: admin');
     assert.equal(app?.spec['project'], 'default');
@@ -65,7 +73,11 @@ describe('security: prototype access is off', () => {
     ['goTemplate field after a call', 'goTemplate', '{{ (dict "a" "b").constructor }}'],
   ];
   for (const [title, style, template] of refused) {
-    it(`refuses ${title}`, () => assert.throws(() => render(style, template, { name: 'n', list: [{}] }), (e: unknown) => e instanceof TemplateProblem && /'(constructor|__proto__|prototype)' is not allowed/.test(e.message)));
+    it(`refuses ${title}`, () =>
+      assert.throws(
+        () => render(style, template, { name: 'n', list: [{}] }),
+        (e: unknown) => e instanceof TemplateProblem && /'(constructor|__proto__|prototype)' is not allowed/.test(e.message),
+      ));
   }
 
   it('inherited properties are not parameters', () => {
@@ -81,7 +93,10 @@ describe('security: prototype access is off', () => {
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     const spec = appset().spec;
     const template = JSON.parse('{"metadata": {"name": "a", "labels": {"__proto__": {"x": "y"}}}}') as Record<string, unknown>;
-    assert.throws(() => renderApplicationSet(appset({ template: { ...template, spec: spec.template.spec } }), one([params])), /the key '__proto__' is not allowed/);
+    assert.throws(
+      () => renderApplicationSet(appset({ template: { ...template, spec: spec.template.spec } }), one([params])),
+      /the key '__proto__' is not allowed/,
+    );
     const renderedKey = appset({ template: { metadata: { name: 'a', labels: { '{{k}}': 'v' } }, spec: spec.template.spec } });
     assert.throws(() => renderApplicationSet(renderedKey, one([{ k: '__proto__', cluster: 'c', url: 'https://x' }])), /the key '__proto__' is not allowed/);
   });
@@ -90,7 +105,13 @@ describe('security: prototype access is off', () => {
 describe('security: no helper reaches the environment, files or network', () => {
   it('env, expandenv, getHostByName and file functions do not exist', () => {
     process.env['APPSET_TEMPLATING_SENTINEL'] = 'sentinel-value-7731';
-    for (const template of ['{{ env "APPSET_TEMPLATING_SENTINEL" }}', '{{ expandenv "$APPSET_TEMPLATING_SENTINEL" }}', '{{ getHostByName "localhost" }}', '{{ readFile "/etc/hostname" }}', '{{ tpl "x" . }}']) {
+    for (const template of [
+      '{{ env "APPSET_TEMPLATING_SENTINEL" }}',
+      '{{ expandenv "$APPSET_TEMPLATING_SENTINEL" }}',
+      '{{ getHostByName "localhost" }}',
+      '{{ readFile "/etc/hostname" }}',
+      '{{ tpl "x" . }}',
+    ]) {
       assert.throws(() => render('goTemplate', template, {}), /function '\w+' is not supported/);
     }
     for (const name of ['env', 'expandenv', 'getHostByName', 'readFile', 'exec', 'tpl']) assert.equal(Object.hasOwn(TEMPLATE_FUNCTIONS, name), false);
@@ -126,7 +147,10 @@ describe('security: no helper reaches the environment, files or network', () => 
     const engine = new TemplateEngine();
     assert.equal(render('fasttemplate', '{{name}}', { name: 'x' }), 'x');
     assert.equal(engine.render('fasttemplate', 'y', {}, { missing: 'strict', patch: false, budget: new RenderBudget(1000, 1000) }), 'y');
-    assert.equal(Object.keys(Handlebars.helpers).some((h) => h.startsWith("go_") || h.startsWith("ft_")), false);
+    assert.equal(
+      Object.keys(Handlebars.helpers).some((h) => h.startsWith('go_') || h.startsWith('ft_')),
+      false,
+    );
     assert.ok(Object.hasOwn(Handlebars.helpers, 'lookup'), 'the global environment keeps its own helpers');
   });
 });
@@ -137,20 +161,32 @@ describe('security: per-ApplicationSet limits', () => {
     const template = '{{ range .big }}{{ range $.big }}{{ range $.big }}{{ end }}{{ end }}{{ end }}';
     const a = appset({ goTemplate: true, template: { metadata: { name: 'a' }, spec: { project: 'p', destination: { server: 's' }, note: template } } });
     const started = performance.now();
-    assert.throws(() => renderApplicationSet(a, one([{ big }]), { limits: { timeLimitMs: 50, maxOutputBytes: 1e9 } }), (e: unknown) => {
-      const causes: unknown[] = [];
-      for (let c: unknown = e; c instanceof Error; c = c.cause) causes.push(c);
-      assert.ok(causes.some((c) => c instanceof RenderLimitError), 'caused by a RenderLimitError');
-      assert.match((e as Error).message, /spec\.note: rendering took longer than the limit of 50 ms for this ApplicationSet/);
-      return true;
-    });
+    assert.throws(
+      () => renderApplicationSet(a, one([{ big }]), { limits: { timeLimitMs: 50, maxOutputBytes: 1e9 } }),
+      (e: unknown) => {
+        const causes: unknown[] = [];
+        for (let c: unknown = e; c instanceof Error; c = c.cause) causes.push(c);
+        assert.ok(
+          causes.some((c) => c instanceof RenderLimitError),
+          'caused by a RenderLimitError',
+        );
+        assert.match((e as Error).message, /spec\.note: rendering took longer than the limit of 50 ms for this ApplicationSet/);
+        return true;
+      },
+    );
     assert.ok(performance.now() - started < 5000);
   });
 
   it('counts literal text repeated by a loop against the output limit, stopping inside the loop', () => {
     const big = Array.from({ length: 100_000 }, (_, i) => i);
-    const a = appset({ goTemplate: true, template: { metadata: { name: 'a' }, spec: { project: 'p', destination: { server: 's' }, note: `{{ range .big }}${'x'.repeat(100)}{{ end }}` } } });
-    assert.throws(() => renderApplicationSet(a, one([{ big }]), { limits: { timeLimitMs: 60_000, maxOutputBytes: 50_000 } }), /spec\.note: rendered output exceeds the limit of 50000 characters/);
+    const a = appset({
+      goTemplate: true,
+      template: { metadata: { name: 'a' }, spec: { project: 'p', destination: { server: 's' }, note: `{{ range .big }}${'x'.repeat(100)}{{ end }}` } },
+    });
+    assert.throws(
+      () => renderApplicationSet(a, one([{ big }]), { limits: { timeLimitMs: 60_000, maxOutputBytes: 50_000 } }),
+      /spec\.note: rendered output exceeds the limit of 50000 characters/,
+    );
   });
 
   it('resolves a dotted fasttemplate name in bounded time even over parameters with shared subtrees', { timeout: 10_000 }, () => {
@@ -173,7 +209,10 @@ describe('security: per-ApplicationSet limits', () => {
 
   it('refuses a template string with more than 1000 actions (compilation time grows faster than its size)', { timeout: 30_000 }, () => {
     assert.equal(render('goTemplate', '{{ .a }}\n'.repeat(1000), { a: 'v' }).length, 2000);
-    assert.throws(() => render('goTemplate', '{{ .a }}'.repeat(100_000), { a: 'v' }), /the template holds 1001 '\{\{ \}\}' actions; at most 1000 are supported in one string/);
+    assert.throws(
+      () => render('goTemplate', '{{ .a }}'.repeat(100_000), { a: 'v' }),
+      /the template holds 1001 '\{\{ \}\}' actions; at most 1000 are supported in one string/,
+    );
     assert.throws(() => render('fasttemplate', '{{a}}'.repeat(1001), { a: 'v' }), /holds 1001 '\{\{ \}\}' actions/);
   });
 
@@ -182,6 +221,9 @@ describe('security: per-ApplicationSet limits', () => {
     const spec = appset().spec;
     const a = appset({ template: { ...spec.template, metadata: { name: '{{cluster}}', annotations: { blob: '{{blob}}' } } } });
     assert.equal(renderApplicationSet(a, one(params.slice(0, 5)), { limits: { timeLimitMs: 5000, maxOutputBytes: 20_000 } }).length, 5);
-    assert.throws(() => renderApplicationSet(a, one(params), { limits: { timeLimitMs: 5000, maxOutputBytes: 20_000 } }), /rendered output exceeds the limit of 20000 characters for this ApplicationSet/);
+    assert.throws(
+      () => renderApplicationSet(a, one(params), { limits: { timeLimitMs: 5000, maxOutputBytes: 20_000 } }),
+      /rendered output exceeds the limit of 20000 characters for this ApplicationSet/,
+    );
   });
 });

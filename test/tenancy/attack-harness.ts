@@ -26,7 +26,19 @@ export interface AttackCase {
 }
 
 /** A tenant ApplicationSet spec: one list element by default, a template naming `<name>-{{env}}`. */
-export function tenantSpec(name: string, options: { project?: string; repoURL?: string; destination?: Record<string, unknown>; generators?: unknown[]; goTemplate?: boolean; extra?: Record<string, unknown>; templatePatch?: string; metadata?: Record<string, unknown> } = {}): Record<string, unknown> {
+export function tenantSpec(
+  name: string,
+  options: {
+    project?: string;
+    repoURL?: string;
+    destination?: Record<string, unknown>;
+    generators?: unknown[];
+    goTemplate?: boolean;
+    extra?: Record<string, unknown>;
+    templatePatch?: string;
+    metadata?: Record<string, unknown>;
+  } = {},
+): Record<string, unknown> {
   const env = options.goTemplate ? '{{ .env }}' : '{{env}}';
   return {
     ...(options.goTemplate ? { goTemplate: true } : {}),
@@ -89,13 +101,17 @@ export class AttackCluster {
 
   /** Names of the Applications in `namespace`. */
   async applications(namespace: string): Promise<Array<{ name: string; resourceVersion: string }>> {
-    const list = (await this.custom.listNamespacedCustomObject({ ...G, namespace, plural: 'applications' })) as { items: Array<{ metadata: { name: string; resourceVersion: string } }> };
+    const list = (await this.custom.listNamespacedCustomObject({ ...G, namespace, plural: 'applications' })) as {
+      items: Array<{ metadata: { name: string; resourceVersion: string } }>;
+    };
     return list.items.map((a) => ({ name: a.metadata.name, resourceVersion: a.metadata.resourceVersion }));
   }
 
   /** The message of the ApplicationSet's ErrorOccurred=True condition, if any. */
   async errorOf(namespace: string, name: string): Promise<string | undefined> {
-    const appset = (await this.custom.getNamespacedCustomObject({ ...G, namespace, plural: 'applicationsets', name })) as { status?: { conditions?: Array<{ type: string; status: string; message: string }> } };
+    const appset = (await this.custom.getNamespacedCustomObject({ ...G, namespace, plural: 'applicationsets', name })) as {
+      status?: { conditions?: Array<{ type: string; status: string; message: string }> };
+    };
     return appset.status?.conditions?.find((c) => c.type === 'ErrorOccurred' && c.status === 'True')?.message;
   }
 
@@ -110,10 +126,13 @@ export class AttackCluster {
    * no Application of it exists.
    */
   async assertRefused(attack: Pick<AttackCase, 'namespace' | 'name' | 'rule'>, timeoutMs = 60_000): Promise<string> {
-    const message = await waitFor(async () => {
-      const current = await this.errorOf(attack.namespace, attack.name);
-      return current !== undefined && attack.rule.test(current) ? current : undefined;
-    }, { what: `the refusal of ${attack.namespace}/${attack.name} matching ${String(attack.rule)}`, timeoutMs });
+    const message = await waitFor(
+      async () => {
+        const current = await this.errorOf(attack.namespace, attack.name);
+        return current !== undefined && attack.rule.test(current) ? current : undefined;
+      },
+      { what: `the refusal of ${attack.namespace}/${attack.name} matching ${String(attack.rule)}`, timeoutMs },
+    );
     await waitFor(async () => (await this.warnings(attack.namespace, attack.name)).some((m) => attack.rule.test(m)) || undefined, {
       what: `a Warning Event on ${attack.name} matching ${String(attack.rule)}`,
       timeoutMs: 20_000,
@@ -125,10 +144,13 @@ export class AttackCluster {
 
   /** Waits until the named Applications exist. */
   async assertApplications(namespace: string, names: readonly string[], timeoutMs = 60_000): Promise<void> {
-    await waitFor(async () => {
-      const present = new Set((await this.applications(namespace)).map((a) => a.name));
-      return names.every((n) => present.has(n)) || undefined;
-    }, { what: `Applications ${names.join(', ')} in ${namespace}`, timeoutMs });
+    await waitFor(
+      async () => {
+        const present = new Set((await this.applications(namespace)).map((a) => a.name));
+        return names.every((n) => present.has(n)) || undefined;
+      },
+      { what: `Applications ${names.join(', ')} in ${namespace}`, timeoutMs },
+    );
   }
 
   /** Stops the controllers and deletes the namespaces. */

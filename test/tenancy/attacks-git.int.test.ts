@@ -39,14 +39,18 @@ describe('attack suite: tenant generators reading Git cannot escape (real Git)',
   const secret = (name: string, url: string, extra: Record<string, string> = {}, labels: Record<string, string> = {}) =>
     cluster.core.createNamespacedSecret({
       namespace: platform,
-      body: { metadata: { name, labels: { 'argocd.argoproj.io/secret-type': 'repository', ...labels } }, stringData: { url, username: sharedEnvironment().gitUsername, password: sharedEnvironment().gitPassword, ...extra } },
+      body: {
+        metadata: { name, labels: { 'argocd.argoproj.io/secret-type': 'repository', ...labels } },
+        stringData: { url, username: sharedEnvironment().gitUsername, password: sharedEnvironment().gitPassword, ...extra },
+      },
     });
 
   before(async () => {
     platform = await cluster.namespace('atkgit-platform');
     tenant = await cluster.namespace('atkgit-tenant');
     const fixtures = sharedGitFixtures();
-    for (const name of ['other-project', 'platform-only', 'own-project', 'shared']) repos[name] = await fixtures.createRepo(unique(`atk-${name}`), { 'apps/one/x.yaml': 'a: 1' });
+    for (const name of ['other-project', 'platform-only', 'own-project', 'shared'])
+      repos[name] = await fixtures.createRepo(unique(`atk-${name}`), { 'apps/one/x.yaml': 'a: 1' });
     const hostile = await fixtures.createRepo(unique('atk-hostile'), {
       'apps/one/x.yaml': 'a: 1',
       'big/config.json': JSON.stringify({ blob: 'x'.repeat(3 * 2 ** 20) }),
@@ -64,7 +68,13 @@ describe('attack suite: tenant generators reading Git cannot escape (real Git)',
   });
   after(() => cluster.cleanUp());
 
-  const spec = (name: string, generators: unknown[]) => tenantSpec(name, { project: 'gitteam', generators, metadata: { name: `${name}-{{path.basename}}` }, destination: { server: IN_CLUSTER, namespace: 'team-{{path.basename}}' } });
+  const spec = (name: string, generators: unknown[]) =>
+    tenantSpec(name, {
+      project: 'gitteam',
+      generators,
+      metadata: { name: `${name}-{{path.basename}}` },
+      destination: { server: IN_CLUSTER, namespace: 'team-{{path.basename}}' },
+    });
   const refused = (title: string, name: string, generators: () => unknown[], rule: RegExp): void => {
     it(title, async () => {
       await cluster.applicationSet(tenant, name, spec(name, generators()));
@@ -78,11 +88,26 @@ describe('attack suite: tenant generators reading Git cannot escape (real Git)',
     await cluster.assertApplications(tenant, ['own-one', 'shared-one'], 90_000);
   });
 
-  refused("never uses another project's credentials", 'other-creds', () => gitDirs(repos['other-project']?.httpUrl ?? '', 'apps/*'), /Secret atkgit-platform-\w+\/other-project-creds matches this repository but is not scoped to this ApplicationSet's AppProject/);
-  refused("never uses the platform's unshared credentials", 'platform-creds', () => gitDirs(repos['platform-only']?.httpUrl ?? '', 'apps/*'), /Secret atkgit-platform-\w+\/platform-creds matches this repository but is not scoped/);
+  refused(
+    "never uses another project's credentials",
+    'other-creds',
+    () => gitDirs(repos['other-project']?.httpUrl ?? '', 'apps/*'),
+    /Secret atkgit-platform-\w+\/other-project-creds matches this repository but is not scoped to this ApplicationSet's AppProject/,
+  );
+  refused(
+    "never uses the platform's unshared credentials",
+    'platform-creds',
+    () => gitDirs(repos['platform-only']?.httpUrl ?? '', 'apps/*'),
+    /Secret atkgit-platform-\w+\/platform-creds matches this repository but is not scoped/,
+  );
   refused('path traversal in a directories pattern', 'traversal-dirs', () => gitDirs(repos.hostile?.fileUrl ?? '', '../*'), /contains a "\.\." segment/);
   refused('absolute path in a files pattern', 'absolute-files', () => gitFiles(repos.hostile?.fileUrl ?? '', '/etc/passwd'), /it is absolute/);
-  refused('symlink escaping the repository', 'symlink', () => gitFiles(repos.hostile?.fileUrl ?? '', 'cfg/config.json'), /symlink points outside the repository/);
+  refused(
+    'symlink escaping the repository',
+    'symlink',
+    () => gitFiles(repos.hostile?.fileUrl ?? '', 'cfg/config.json'),
+    /symlink points outside the repository/,
+  );
   refused('oversized parameter file', 'oversized', () => gitFiles(repos.hostile?.fileUrl ?? '', 'big/config.json'), /over the 2097152-byte limit/);
   refused('deeply nested parameter file', 'deep', () => gitFiles(repos.hostile?.fileUrl ?? '', 'deep/config.json'), /more than 100 levels deep/);
 });

@@ -43,8 +43,14 @@ describe('credentials scoped by project', () => {
 
 describe('resolved addresses of tenant repository hosts', () => {
   const where = (repoURL: string) => ({ repoURL });
-  const resolver = (table: Record<string, string[]>) => (host: string) => (table[host] ? Promise.resolve(table[host]) : Promise.reject(new Error(`ENOTFOUND ${host}`)));
-  const dns = resolver({ 'git.example': ['203.0.113.7'], 'sneaky.example': ['203.0.113.8', '127.0.0.1'], 'metadata.example': ['169.254.169.254'], 'v6.example': ['::ffff:127.0.0.1'] });
+  const resolver = (table: Record<string, string[]>) => (host: string) =>
+    table[host] ? Promise.resolve(table[host]) : Promise.reject(new Error(`ENOTFOUND ${host}`));
+  const dns = resolver({
+    'git.example': ['203.0.113.7'],
+    'sneaky.example': ['203.0.113.8', '127.0.0.1'],
+    'metadata.example': ['169.254.169.254'],
+    'v6.example': ['::ffff:127.0.0.1'],
+  });
 
   it('finds the host of https, ssh and scp-style URLs, none for file', () => {
     assert.equal(repositoryHost('https://git.example/a'), 'git.example');
@@ -55,15 +61,28 @@ describe('resolved addresses of tenant repository hosts', () => {
   it('lets a host through whose every address is remote', async () => {
     await checkResolvedAddresses(tenantRepoAccess('p', undefined, dns), where('https://git.example/a'));
   });
-  for (const [host, rule] of [['sneaky.example', /loopback/], ['metadata.example', /link-local/], ['v6.example', /loopback/]] as const) {
+  for (const [host, rule] of [
+    ['sneaky.example', /loopback/],
+    ['metadata.example', /link-local/],
+    ['v6.example', /loopback/],
+  ] as const) {
     it(`refuses ${host}: one of its addresses is ${String(rule)}`, async () => {
-      await assert.rejects(checkResolvedAddresses(tenantRepoAccess('p', undefined, dns), where(`https://${host}/a`)), (e: unknown) => e instanceof GitError && e.kind === 'invalid-input' && rule.test(e.message) && e.message.includes(host));
+      await assert.rejects(
+        checkResolvedAddresses(tenantRepoAccess('p', undefined, dns), where(`https://${host}/a`)),
+        (e: unknown) => e instanceof GitError && e.kind === 'invalid-input' && rule.test(e.message) && e.message.includes(host),
+      );
     });
   }
   it('a host that does not resolve is unreachable, not a pass', async () => {
-    await assert.rejects(checkResolvedAddresses(tenantRepoAccess('p', undefined, dns), where('https://nowhere.example/a')), (e: unknown) => e instanceof GitError && e.kind === 'unreachable');
+    await assert.rejects(
+      checkResolvedAddresses(tenantRepoAccess('p', undefined, dns), where('https://nowhere.example/a')),
+      (e: unknown) => e instanceof GitError && e.kind === 'unreachable',
+    );
   });
   it('the platform allowance lifts the loopback refusal', async () => {
-    await checkResolvedAddresses(tenantRepoAccess('p', { allowFile: true, allowLoopback: true, allowLinkLocal: false }, dns), where('https://sneaky.example/a'));
+    await checkResolvedAddresses(
+      tenantRepoAccess('p', { allowFile: true, allowLoopback: true, allowLinkLocal: false }, dns),
+      where('https://sneaky.example/a'),
+    );
   });
 });

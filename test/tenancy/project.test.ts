@@ -36,11 +36,17 @@ describe('AppProject destinations', () => {
     [{ name: 'dev', namespace: 'team-a' }, false, 'name outside'],
   ];
   for (const [destination, expected, why] of table) {
-    it(`${why}: ${JSON.stringify(destination)} is ${expected ? 'allowed' : 'refused'}`, () => assert.equal(isDestinationPermitted(project, destination), expected));
+    it(`${why}: ${JSON.stringify(destination)} is ${expected ? 'allowed' : 'refused'}`, () =>
+      assert.equal(isDestinationPermitted(project, destination), expected));
   }
 
   it("applies negated entries as Argo CD's tests do", () => {
-    const denyKubeSystem = { destinations: [{ server: '*', namespace: '*' }, { server: '*', namespace: '!kube-system' }] };
+    const denyKubeSystem = {
+      destinations: [
+        { server: '*', namespace: '*' },
+        { server: '*', namespace: '!kube-system' },
+      ],
+    };
     assert.equal(isDestinationPermitted(denyKubeSystem, { server: 'https://kubernetes.default.svc', namespace: 'kube-system' }), false);
     assert.equal(isDestinationPermitted(denyKubeSystem, { server: 'https://kubernetes.default.svc', namespace: 'apps' }), true);
     const denyCluster = { destinations: [{ server: '!https://my-cluster', namespace: 'default' }] };

@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import { refusedAddress, refusedRepoUrl } from '../../src/tenancy/repo-url-safety.js';
 
 describe('tenant repository URLs', () => {
-  const allowed = ['https://github.com/team-a/apps.git', 'http://git.internal.example/apps', 'ssh://git@github.com/team-a/apps.git', 'git@github.com:team-a/apps.git', 'https://10.0.0.5/apps.git'];
+  const allowed = [
+    'https://github.com/team-a/apps.git',
+    'http://git.internal.example/apps',
+    'ssh://git@github.com/team-a/apps.git',
+    'git@github.com:team-a/apps.git',
+    'https://10.0.0.5/apps.git',
+  ];
   for (const url of allowed) it(`allows ${url}`, () => assert.equal(refusedRepoUrl(url), undefined));
 
   const attacks: Array<[string, RegExp]> = [

@@ -13,7 +13,12 @@ const projects = (name: string): AppProjectSpec | undefined => (name === 'team-a
 const tenant = admitTenant('team-a', 'team-a', 'argocd', projects);
 const app = (spec: Record<string, unknown>) => ({
   metadata: { name: 'x' },
-  spec: { project: 'team-a', source: { repoURL: 'https://git.example/team-a/apps.git' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'team-a-dev' }, ...spec },
+  spec: {
+    project: 'team-a',
+    source: { repoURL: 'https://git.example/team-a/apps.git' },
+    destination: { server: 'https://kubernetes.default.svc', namespace: 'team-a-dev' },
+    ...spec,
+  },
 });
 const violation = (pattern: RegExp) => (error: unknown) => error instanceof TenancyViolation && pattern.test(error.message);
 
@@ -34,12 +39,21 @@ describe('tenant Applications', () => {
   const refusals: Array<[string, Record<string, unknown>, RegExp]> = [
     ['another project set by a generator template or patch', { project: 'default' }, /may only use AppProject team-a/],
     ['a repository outside sourceRepos', { source: { repoURL: 'https://git.example/team-b/apps.git' } }, /not in the sourceRepos/],
-    ['a second source outside sourceRepos', { sources: [{ repoURL: 'https://git.example/team-a/ok' }, { repoURL: 'https://evil.example/x' }] }, /evil\.example.*not in the sourceRepos/],
-    ['a destination namespace outside', { destination: { server: 'https://kubernetes.default.svc', namespace: 'kube-system' } }, /namespace kube-system is not in the destinations/],
+    [
+      'a second source outside sourceRepos',
+      { sources: [{ repoURL: 'https://git.example/team-a/ok' }, { repoURL: 'https://evil.example/x' }] },
+      /evil\.example.*not in the sourceRepos/,
+    ],
+    [
+      'a destination namespace outside',
+      { destination: { server: 'https://kubernetes.default.svc', namespace: 'kube-system' } },
+      /namespace kube-system is not in the destinations/,
+    ],
     ['a destination cluster outside', { destination: { server: 'https://prod.example', namespace: 'team-a-dev' } }, /destination https:\/\/prod\.example/],
     ['no destination', { destination: {} }, /destination \(none\)/],
   ];
-  for (const [what, spec, message] of refusals) it(`refuses ${what}`, () => assert.throws(() => checkTenantApplications(tenant, [app(spec)]), violation(message)));
+  for (const [what, spec, message] of refusals)
+    it(`refuses ${what}`, () => assert.throws(() => checkTenantApplications(tenant, [app(spec)]), violation(message)));
 });
 
 describe('tenant Git access', () => {
@@ -57,7 +71,13 @@ describe('tenant Git access', () => {
     assert.equal(await guarded.resolveRevision('https://git.example/team-a/apps.git', 'HEAD', signal), 'abc');
   });
 
-  for (const url of ['https://git.example/team-b/apps.git', 'file:///var/lib/appset/cache/team-b.git', 'https://127.0.0.1/team-a/x', 'http://169.254.169.254/team-a/x', '--upload-pack=id']) {
+  for (const url of [
+    'https://git.example/team-b/apps.git',
+    'file:///var/lib/appset/cache/team-b.git',
+    'https://127.0.0.1/team-a/x',
+    'http://169.254.169.254/team-a/x',
+    '--upload-pack=id',
+  ]) {
     it(`refuses ${url} before any Git call`, () => {
       const before = calls.length;
       assert.throws(() => guarded.resolveRevision(url, 'HEAD', signal), TenancyViolation);
@@ -70,6 +90,16 @@ describe('tenant clusters', () => {
   it('sees only clusters its destinations name', () => {
     assert.ok(isClusterPermitted(project, { server: 'https://kubernetes.default.svc', name: 'in-cluster' }));
     assert.ok(!isClusterPermitted(project, { server: 'https://prod.example', name: 'prod' }));
-    assert.ok(!isClusterPermitted({ destinations: [{ server: '*', namespace: '*' }, { server: '!https://prod.example', namespace: '*' }] }, { server: 'https://prod.example' }));
+    assert.ok(
+      !isClusterPermitted(
+        {
+          destinations: [
+            { server: '*', namespace: '*' },
+            { server: '!https://prod.example', namespace: '*' },
+          ],
+        },
+        { server: 'https://prod.example' },
+      ),
+    );
   });
 });

@@ -34,7 +34,10 @@ export const renderCommand: Command = {
       repos.set(mapping.slice(0, at), mapping.slice(at + 1));
     }
     // Loaded here so `appset --help` does not pay for the generators, Git and the template engine.
-    const [{ stringify }, { readClusterSecrets, renderFiles, RenderCommandError }] = await Promise.all([import('yaml'), import('../render-applicationsets.js')]);
+    const [{ stringify }, { readClusterSecrets, renderFiles, RenderCommandError }] = await Promise.all([
+      import('yaml'),
+      import('../render-applicationsets.js'),
+    ]);
     try {
       const clusters = readClusterSecrets(typeof values.clusters === 'string' ? values.clusters : undefined);
       const applications = await renderFiles({ files: positionals, repos, clusters });

@@ -6,7 +6,9 @@ import { AppsetError } from '../../model/errors.js';
 export class StaleCacheError extends AppsetError {
   override readonly name = 'StaleCacheError';
   constructor(cache: CacheName, has: string | undefined, needs: string, waitedMs: number) {
-    super(`the ${cache} cache of this replica is at resourceVersion ${has ?? 'none'} after ${waitedMs} ms and has not reached ${needs}, the event that enqueued this key; retrying`);
+    super(
+      `the ${cache} cache of this replica is at resourceVersion ${has ?? 'none'} after ${waitedMs} ms and has not reached ${needs}, the event that enqueued this key; retrying`,
+    );
   }
 }
 
@@ -33,7 +35,10 @@ export interface FreshnessOptions {
 }
 
 /** The first cache that has not reached its requirement, or undefined (versions that cannot be ordered count as reached). */
-export function lagging(required: Requirements, versions: FreshnessOptions['cacheVersions']): { cache: CacheName; has: string | undefined; needs: string } | undefined {
+export function lagging(
+  required: Requirements,
+  versions: FreshnessOptions['cacheVersions'],
+): { cache: CacheName; has: string | undefined; needs: string } | undefined {
   for (const [cache, needs] of Object.entries(required) as Array<[CacheName, string]>) {
     const has = versions[cache]?.();
     if (has === undefined) return { cache, has, needs };

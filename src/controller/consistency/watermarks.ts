@@ -51,7 +51,7 @@ export function createRedisWatermarks(client: Redis | Cluster, keyPrefix: string
       await client.eval(RAISE_SCRIPT, 1, redisKey(key), cause.cache, cause.resourceVersion, String(ttlSeconds));
     },
     async read(key) {
-      return (await client.hgetall(redisKey(key)));
+      return await client.hgetall(redisKey(key));
     },
     async close() {
       await client.quit().catch(() => undefined);

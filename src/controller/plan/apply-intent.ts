@@ -40,7 +40,9 @@ export function applyIntent(desired: Application, live: Application | undefined,
   // Application on create, now 14 (bench/apply-intent.ts).
   let intent: Application = desired;
   if (live) {
-    const pointerRules = (rules.ignoreDifferences ?? []).filter((rule) => (!rule.name || rule.name === desired.metadata.name) && (rule.jsonPointers?.length ?? 0) > 0);
+    const pointerRules = (rules.ignoreDifferences ?? []).filter(
+      (rule) => (!rule.name || rule.name === desired.metadata.name) && (rule.jsonPointers?.length ?? 0) > 0,
+    );
     const copy = pointerRules.length > 0 ? structuredClone<Application>(desired) : { ...desired, metadata: { ...desired.metadata } };
     const metadata = copy.metadata as MutableMeta;
     if (metadata.annotations) metadata.annotations = { ...metadata.annotations };

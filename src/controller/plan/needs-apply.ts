@@ -24,7 +24,9 @@ export function needsApply(intent: Application, live: Application): boolean {
  */
 export function isSubset(part: unknown, whole: unknown): boolean {
   if (isPlainObject(part)) {
-    return isPlainObject(whole) && Object.entries(part).every(([key, value]) => value === undefined || (Object.hasOwn(whole, key) && isSubset(value, whole[key])));
+    return (
+      isPlainObject(whole) && Object.entries(part).every(([key, value]) => value === undefined || (Object.hasOwn(whole, key) && isSubset(value, whole[key])))
+    );
   }
   return deepEqual(part, whole);
 }

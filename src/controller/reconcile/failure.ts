@@ -55,6 +55,10 @@ function isTerminal(cause: unknown): boolean {
 }
 
 /** Any error as a ReconcileFailure: one that is already stays as it is, anything else failed at `stage`. */
-export function asReconcileFailure(error: unknown, appset: ApplicationSetObject | undefined, stage: FailureStage = { reason: Reason.ErrorOccurred, parametersGenerated: true }): ReconcileFailure {
+export function asReconcileFailure(
+  error: unknown,
+  appset: ApplicationSetObject | undefined,
+  stage: FailureStage = { reason: Reason.ErrorOccurred, parametersGenerated: true },
+): ReconcileFailure {
   return error instanceof ReconcileFailure ? error : new ReconcileFailure(stage, error, appset);
 }

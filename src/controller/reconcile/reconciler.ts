@@ -82,8 +82,18 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   const generateDeps = refreshRequested(appset) ? { ...scoped, git: freshRefsGitReader(scoped.git) } : scoped;
   const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
   // The replica's one template engine: its compiled-template cache outlives this reconcile.
-  const rendered = await stage(Reason.RenderTemplateParamsError, true, () => Promise.resolve(renderApplicationSet(appset, generated.outputs, { engine: deps.engine })));
-  if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkTenantApplications(tenant, rendered.map((r) => r.application))));
+  const rendered = await stage(Reason.RenderTemplateParamsError, true, () =>
+    Promise.resolve(renderApplicationSet(appset, generated.outputs, { engine: deps.engine })),
+  );
+  if (tenant)
+    await stage(Reason.ValidationError, true, () =>
+      Promise.resolve(
+        checkTenantApplications(
+          tenant,
+          rendered.map((r) => r.application),
+        ),
+      ),
+    );
   const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
@@ -104,7 +114,10 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   if (problem) throw new ReconcileFailure({ reason: problem.reason, parametersGenerated: true }, problem.error, appset);
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log);
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
-  ctx.log.info({ created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length }, 'reconciled');
+  ctx.log.info(
+    { created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length },
+    'reconciled',
+  );
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
 }
 
@@ -149,7 +162,12 @@ function firstProblem(plan: Plan, result: ExecutionResult, requeueAfterMs: numbe
   const conflict = plan.conflicts[0];
   if (conflict) {
     const more = plan.conflicts.length > 1 ? ` (and ${plan.conflicts.length - 1} more)` : '';
-    return { reason: Reason.UpdateApplicationError, error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`, { requeueAfterMs }) };
+    return {
+      reason: Reason.UpdateApplicationError,
+      error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`, {
+        requeueAfterMs,
+      }),
+    };
   }
   if (plan.deletionRefused) {
     const { wanted, owned, allowed } = plan.deletionRefused;
@@ -158,9 +176,19 @@ function firstProblem(plan: Plan, result: ExecutionResult, requeueAfterMs: numbe
   }
   const failure = result.failures[0];
   if (failure) {
-    const reason = failure.operation === 'create' ? Reason.CreateApplicationError : failure.operation === 'update' ? Reason.UpdateApplicationError : Reason.DeleteApplicationError;
+    const reason =
+      failure.operation === 'create'
+        ? Reason.CreateApplicationError
+        : failure.operation === 'update'
+          ? Reason.UpdateApplicationError
+          : Reason.DeleteApplicationError;
     const detail = failure.error instanceof Error ? failure.error.message : String(failure.error);
-    return { reason, error: new Error(`${failure.operation} of Application ${failure.name} failed: ${detail}${result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''}`) };
+    return {
+      reason,
+      error: new Error(
+        `${failure.operation} of Application ${failure.name} failed: ${detail}${result.failures.length > 1 ? ` (and ${result.failures.length - 1} more)` : ''}`,
+      ),
+    };
   }
   return undefined;
 }
@@ -173,7 +201,11 @@ function ownedAfter(owned: readonly Application[], plan: Plan, result: Execution
 }
 
 async function announceChanges(deps: ReconcilerDeps, appset: ApplicationSetObject, result: ExecutionResult, ctx: ReconcileContext): Promise<void> {
-  const changes: Array<[string, string[]]> = [['Created', result.created], ['Updated', result.updated], ['Deleted', result.deleted]];
+  const changes: Array<[string, string[]]> = [
+    ['Created', result.created],
+    ['Updated', result.updated],
+    ['Deleted', result.deleted],
+  ];
   for (const [reason, names] of changes) {
     if (names.length === 0) continue;
     const message = `${reason.toLowerCase()} ${names.length} Application${names.length === 1 ? '' : 's'}: ${someNames(names)}`;

@@ -30,7 +30,7 @@ function causeOf(cache: CacheName, object: KubeObject): Cause | undefined {
 /** The labels of a cluster Secret; undefined for any other Secret (or none). */
 function clusterLabels(secret: KubeObject | undefined): SecretLabels {
   const labels = secret?.metadata?.labels;
-  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? (labels) : undefined;
+  return labels?.[SECRET_TYPE_LABEL] === 'cluster' ? labels : undefined;
 }
 
 /** Registers the handlers that turn cache changes into queue adds. */
@@ -40,7 +40,8 @@ export function routeEvents(informers: ControllerInformers, routing: EventRoutin
   };
   informers.applicationSets.on('add', (appset) => addAppSet(appset, causeOf('applicationSets', appset)));
   informers.applicationSets.on('update', (old, appset) => {
-    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched)) addAppSet(appset, causeOf('applicationSets', appset));
+    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched))
+      addAppSet(appset, causeOf('applicationSets', appset));
   });
   // A created Application is the controller's own doing; a changed or deleted one may need reverting.
   const addOwner = (app: KubeObject): void => {
@@ -55,7 +56,8 @@ export function routeEvents(informers: ControllerInformers, routing: EventRoutin
   const clusterChanged = (before: SecretLabels, after: SecretLabels, secret: KubeObject): void => {
     if (!before && !after) return;
     const cause = causeOf('secrets', secret);
-    for (const appset of informers.applicationSets.store.list()) if (clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)) addAppSet(appset, cause);
+    for (const appset of informers.applicationSets.store.list())
+      if (clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)) addAppSet(appset, cause);
   };
   const secrets = informers.secrets;
   secrets.on('add', (secret) => clusterChanged(undefined, clusterLabels(secret), secret));

@@ -10,7 +10,12 @@ import { GIT_REPO_INDEX } from './caches.js';
  * repositories (so a push never scans every ApplicationSet), then each candidate's generators are
  * matched on revision. Returns how many were enqueued.
  */
-export function routePush(push: PushEvent, appsets: ReadonlyStore<KubeObject>, enqueue: (key: string) => void, namespaceAllowed: (namespace: string) => boolean): number {
+export function routePush(
+  push: PushEvent,
+  appsets: ReadonlyStore<KubeObject>,
+  enqueue: (key: string) => void,
+  namespaceAllowed: (namespace: string) => boolean,
+): number {
   const candidates = new Map<string, KubeObject>();
   for (const identity of pushedIdentities(push)) for (const appset of appsets.byIndex(GIT_REPO_INDEX, identity)) candidates.set(objectKey(appset), appset);
   let enqueued = 0;

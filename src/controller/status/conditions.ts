@@ -28,8 +28,7 @@ export interface Condition {
 
 /** How a reconcile ended, as far as status conditions tell it. */
 export type ReconcileOutcome =
-  | { readonly kind: 'success' }
-  | { readonly kind: 'error'; readonly reason: string; readonly message: string; readonly parametersGenerated: boolean };
+  { readonly kind: 'success' } | { readonly kind: 'error'; readonly reason: string; readonly message: string; readonly parametersGenerated: boolean };
 
 const GENERATED = 'Successfully generated parameters for all Applications';
 const ALL_GENERATED = 'All applications have been generated successfully';
@@ -56,7 +55,11 @@ export function conditionsFor(outcome: ReconcileOutcome): Array<Omit<Condition, 
  * Merges new conditions into the previous ones: a condition keeps its lastTransitionTime unless its
  * status, reason or message changed; conditions of other types are kept; the result is sorted by type.
  */
-export function mergeConditions(previous: readonly Condition[] | undefined, next: ReadonlyArray<Omit<Condition, 'lastTransitionTime'>>, now: string): Condition[] {
+export function mergeConditions(
+  previous: readonly Condition[] | undefined,
+  next: ReadonlyArray<Omit<Condition, 'lastTransitionTime'>>,
+  now: string,
+): Condition[] {
   const before = new Map((previous ?? []).map((c) => [c.type, c]));
   const merged = new Map(before);
   for (const condition of next) {

@@ -22,10 +22,18 @@ export interface Reporter {
  * than timestamps changed (so an unchanged ApplicationSet costs no write). A 409 means the
  * ApplicationSet changed meanwhile: its own event brings a fresh reconcile, so it is not an error.
  */
-export async function reportStatus(reporter: Reporter, appset: ApplicationSetObject, outcome: ReconcileOutcome, owned: readonly Application[] | undefined, log: Logger): Promise<void> {
+export async function reportStatus(
+  reporter: Reporter,
+  appset: ApplicationSetObject,
+  outcome: ReconcileOutcome,
+  owned: readonly Application[] | undefined,
+  log: Logger,
+): Promise<void> {
   const previous = appset.status;
   const conditions = mergeConditions(previous?.conditions, conditionsFor(outcome), reporter.now().toISOString());
-  const resources = owned ? resourceStatus(owned, reporter.maxResourcesStatus) : { resources: [...(previous?.resources ?? [])], resourcesCount: previous?.resourcesCount ?? 0 };
+  const resources = owned
+    ? resourceStatus(owned, reporter.maxResourcesStatus)
+    : { resources: [...(previous?.resources ?? [])], resourcesCount: previous?.resourcesCount ?? 0 };
   const unchanged =
     !conditionsDiffer(previous?.conditions, conditions) &&
     // Key order differs: the API server returns stored objects with alphabetically sorted keys.
@@ -45,7 +53,13 @@ export async function reportStatus(reporter: Reporter, appset: ApplicationSetObj
 
 /** Records an Event on the ApplicationSet; a failure to record is logged, never fatal. */
 export async function recordEvent(reporter: Reporter, appset: ApplicationSetObject, event: EventRecord, log: Logger): Promise<void> {
-  const subject = { apiVersion: appset.apiVersion, kind: appset.kind, namespace: appset.metadata.namespace, name: appset.metadata.name, uid: appset.metadata.uid };
+  const subject = {
+    apiVersion: appset.apiVersion,
+    kind: appset.kind,
+    namespace: appset.metadata.namespace,
+    name: appset.metadata.name,
+    uid: appset.metadata.uid,
+  };
   try {
     await reporter.events.record(subject, event);
   } catch (error) {

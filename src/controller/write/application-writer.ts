@@ -39,7 +39,8 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
   const dryRun = options.dryRun ? 'All' : undefined;
   return {
     async apply(intent) {
-      if (intent.apiVersion !== 'argoproj.io/v1alpha1' || intent.kind !== 'Application') throw new Error(`not an argoproj.io/v1alpha1 Application: ${intent.apiVersion} ${intent.kind}`);
+      if (intent.apiVersion !== 'argoproj.io/v1alpha1' || intent.kind !== 'Application')
+        throw new Error(`not an argoproj.io/v1alpha1 Application: ${intent.apiVersion} ${intent.kind}`);
       await client.send({
         method: 'PATCH',
         path: applicationPath(intent),
@@ -51,11 +52,18 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
     },
     async delete(live) {
       const { uid, resourceVersion } = live.metadata;
-      if (!uid || !resourceVersion) throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
+      if (!uid || !resourceVersion)
+        throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
       await client.send({
         method: 'DELETE',
         path: applicationPath(live),
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background', preconditions: { uid, resourceVersion }, ...(dryRun ? { dryRun: [dryRun] } : {}) },
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy: 'Background',
+          preconditions: { uid, resourceVersion },
+          ...(dryRun ? { dryRun: [dryRun] } : {}),
+        },
         // The preconditions make a second delivery fail rather than delete anything newer.
         idempotent: true,
       });

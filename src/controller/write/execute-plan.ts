@@ -37,7 +37,13 @@ export async function executePlan(plan: Plan, writer: ApplicationWriter, pool = 
   return result;
 }
 
-function write(app: Application, operation: WriteFailure['operation'], action: () => Promise<unknown>, done: string[], result: ExecutionResult): () => Promise<void> {
+function write(
+  app: Application,
+  operation: WriteFailure['operation'],
+  action: () => Promise<unknown>,
+  done: string[],
+  result: ExecutionResult,
+): () => Promise<void> {
   return async () => {
     try {
       await action();

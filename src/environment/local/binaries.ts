@@ -33,7 +33,9 @@ export async function buildParts(parts: readonly BinaryPart[]): Promise<Readonly
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new BinaryBuildError(`building ${parts.join(', ')} failed (exit code ${code}; ${script} printed why above)`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new BinaryBuildError(`building ${parts.join(', ')} failed (exit code ${code}; ${script} printed why above)`)),
+    );
   });
   return new Map(
     stdout

@@ -54,7 +54,10 @@ export async function startEtcd(binary: string, run: RunDir): Promise<EtcdServer
   };
   const compact = async (options: { advance?: boolean } = {}): Promise<number> => {
     const status = options.advance
-      ? await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/put`, { key: btoa('/appset-test/compaction-marker'), value: btoa(String(Date.now())) })
+      ? await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/put`, {
+          key: btoa('/appset-test/compaction-marker'),
+          value: btoa(String(Date.now())),
+        })
       : await postJson<{ header: { revision: string } }>(`${clientUrl}/v3/kv/range`, { key: btoa('\0') });
     const revision = Number(status.header.revision);
     await postJson(`${clientUrl}/v3/kv/compaction`, { revision: String(revision), physical: true });

@@ -132,7 +132,12 @@ function runHttpBackend(projectRoot: string, user: string, req: IncomingMessage,
 function readRefs(repoPath: string): Map<string, string> | undefined {
   try {
     const out = execFileSync('git', ['-C', repoPath, 'for-each-ref', '--format=%(objectname) %(refname)'], { encoding: 'utf8' });
-    return new Map(out.split('\n').filter(Boolean).map((line) => [line.slice(41), line.slice(0, 40)]));
+    return new Map(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.slice(41), line.slice(0, 40)]),
+    );
   } catch {
     return undefined;
   }
@@ -141,9 +146,7 @@ function readRefs(repoPath: string): Map<string, string> | undefined {
 /** The refs whose commit differs between two readings, created and deleted ones included. */
 function movedRefs(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): PushedRef[] {
   const names = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return names
-    .map((ref) => ({ ref, before: before.get(ref) ?? ZERO_SHA, after: after.get(ref) ?? ZERO_SHA }))
-    .filter((moved) => moved.before !== moved.after);
+  return names.map((ref) => ({ ref, before: before.get(ref) ?? ZERO_SHA, after: after.get(ref) ?? ZERO_SHA })).filter((moved) => moved.before !== moved.after);
 }
 
 function findHeaderEnd(buffer: Buffer): { headerEnd: number; bodyStart: number } | undefined {

@@ -21,7 +21,10 @@ export class ManagedProcess {
   private child: ChildProcess | undefined;
   private exit: Promise<number | null> | undefined;
 
-  constructor(readonly name: string, private readonly spec: ProcessSpec) {}
+  constructor(
+    readonly name: string,
+    private readonly spec: ProcessSpec,
+  ) {}
 
   /** True while the process is started and has not exited. */
   get running(): boolean {
@@ -107,7 +110,8 @@ export class ManagedProcess {
   }
 
   private recordPid(): void {
-    if (this.spec.pidDir && this.child?.pid) writeFileSync(join(this.spec.pidDir, `${this.name}.pid`), `${this.child.pid}\n${executableOf(this.child.pid) ?? ''}\n`);
+    if (this.spec.pidDir && this.child?.pid)
+      writeFileSync(join(this.spec.pidDir, `${this.name}.pid`), `${this.child.pid}\n${executableOf(this.child.pid) ?? ''}\n`);
   }
 
   private forget(): void {

@@ -15,7 +15,10 @@ export class Backoff {
   private readonly maxMs: number;
   private readonly jitter: number;
 
-  constructor(options: BackoffOptions = {}, private readonly random: () => number = Math.random) {
+  constructor(
+    options: BackoffOptions = {},
+    private readonly random: () => number = Math.random,
+  ) {
     this.initialMs = options.initialMs ?? 800;
     this.maxMs = options.maxMs ?? 30_000;
     this.jitter = options.jitter ?? 0.5;

@@ -59,7 +59,11 @@ export interface Informer<T extends KubeObject> {
 export function createInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
   const log = (options.log ?? pino({ enabled: false })).child({ informer: options.path });
   const store = new Store<T>(options.indexers);
-  const handlers = { add: new Set<InformerHandlers<T>['add']>(), update: new Set<InformerHandlers<T>['update']>(), delete: new Set<InformerHandlers<T>['delete']>() };
+  const handlers = {
+    add: new Set<InformerHandlers<T>['add']>(),
+    update: new Set<InformerHandlers<T>['update']>(),
+    delete: new Set<InformerHandlers<T>['delete']>(),
+  };
   const emit = (change: StoreChange<T>): void => {
     const call = (action: () => void): void => {
       try {
@@ -73,17 +77,20 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
     else for (const h of handlers.delete) call(() => h(change.object));
   };
   const synced = deferred();
-  const reflector = new Reflector<T>({ ...options, log }, {
-    replace: (items) => {
-      for (const change of store.replace(items)) emit(change);
-      synced.resolve();
+  const reflector = new Reflector<T>(
+    { ...options, log },
+    {
+      replace: (items) => {
+        for (const change of store.replace(items)) emit(change);
+        synced.resolve();
+      },
+      upsert: (object) => emit(store.upsert(object)),
+      remove: (object) => {
+        const change = store.remove(object);
+        if (change) emit(change);
+      },
     },
-    upsert: (object) => emit(store.upsert(object)),
-    remove: (object) => {
-      const change = store.remove(object);
-      if (change) emit(change);
-    },
-  });
+  );
   const stopResync = startResync(options, store, emit, synced.promise);
   const stopped = reflector.run().finally(() => {
     stopResync();
@@ -107,9 +114,12 @@ function startResync<T extends KubeObject>(options: InformerOptions<T>, store: S
   if (!(options.resyncMs > 0)) throw new Error(`resyncMs must be positive, got ${options.resyncMs}`);
   let interval: NodeJS.Timeout | undefined;
   // Replays what the cache holds, to re-drive level-triggered handlers; the server is not asked.
-  synced.then(() => {
-    if (!options.signal.aborted) interval = setInterval(() => replay(store, emit), options.resyncMs);
-  }, () => undefined);
+  synced.then(
+    () => {
+      if (!options.signal.aborted) interval = setInterval(() => replay(store, emit), options.resyncMs);
+    },
+    () => undefined,
+  );
   return () => clearInterval(interval);
 }
 

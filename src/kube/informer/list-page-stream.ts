@@ -26,7 +26,11 @@ const INFLATE_CHUNK_BYTES = 256 * 1024;
  * the caller only keeps a list whose every page completed.
  */
 export async function streamListPage(
-  transport: KubeTransport, path: string, query: Query, signal: AbortSignal, onItem: (item: unknown) => void,
+  transport: KubeTransport,
+  path: string,
+  query: Query,
+  signal: AbortSignal,
+  onItem: (item: unknown) => void,
 ): Promise<ListPageMetadata> {
   // gzip: uncompressed, the API server writes a list in thousands of small TLS records, which costs it and
   // us more CPU than compressing does.
@@ -50,7 +54,8 @@ export async function streamListPage(
     else await pipeline(response, consume);
     return metadataOf(splitter.end());
   } catch (error) {
-    if (error instanceof SyntaxError) throw new Error(`GET ${path}: the server sent a body that is not a JSON list (${error.message}, after ${splitter.count} items)`, { cause: error });
+    if (error instanceof SyntaxError)
+      throw new Error(`GET ${path}: the server sent a body that is not a JSON list (${error.message}, after ${splitter.count} items)`, { cause: error });
     throw error;
   } finally {
     deliver = undefined;

@@ -90,15 +90,29 @@ export interface ReflectorOptions<T extends KubeObject> extends ReflectorTuning 
  */
 export class Reflector<T extends KubeObject> {
   readonly stats: ReflectorStats = {
-    synced: false, watching: false, lastHeardAt: undefined, resourceVersion: undefined, lists: 0, pages: 0, expiredContinues: 0,
-    watches: 0, bookmarks: 0, gones: 0, watchdogRestarts: 0, retries: 0, lastError: undefined,
+    synced: false,
+    watching: false,
+    lastHeardAt: undefined,
+    resourceVersion: undefined,
+    lists: 0,
+    pages: 0,
+    expiredContinues: 0,
+    watches: 0,
+    bookmarks: 0,
+    gones: 0,
+    watchdogRestarts: 0,
+    retries: 0,
+    lastError: undefined,
   };
   private readonly backoff: Backoff;
   /** Freezes what the server sends, sharing empty objects and repeated strings across the cache. */
   private readonly freezer = new SharingFreezer();
   private gonesInARow = 0;
 
-  constructor(private readonly options: ReflectorOptions<T>, private readonly sink: ReflectorSink<T>) {
+  constructor(
+    private readonly options: ReflectorOptions<T>,
+    private readonly sink: ReflectorSink<T>,
+  ) {
     this.backoff = new Backoff(options.backoff);
     const { min, max } = this.watchTimeout();
     if (!(min > 0 && max >= min)) throw new Error(`watchTimeoutSeconds needs 0 < min <= max, got ${min}..${max}`);

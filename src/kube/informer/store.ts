@@ -27,9 +27,7 @@ export interface ReadonlyStore<T extends KubeObject> {
 
 /** A change the store made, for the informer to turn into an event. */
 export type StoreChange<T extends KubeObject> =
-  | { type: 'add'; object: Frozen<T> }
-  | { type: 'update'; old: Frozen<T>; object: Frozen<T> }
-  | { type: 'delete'; object: Frozen<T> };
+  { type: 'add'; object: Frozen<T> } | { type: 'update'; old: Frozen<T>; object: Frozen<T> } | { type: 'delete'; object: Frozen<T> };
 
 /**
  * The indexed cache behind an informer. Writes return the change they made so events follow the store exactly.

@@ -118,7 +118,13 @@ async function sendOnce(kc: KubeConfig, pool: ConnectionPool, request: KubeReque
 }
 
 /** Sends one request with the pool's credentials and agent; resolves with the response once its headers arrived. */
-function open(kc: KubeConfig, credentials: Credentials, request: KubeRequest & { signal: AbortSignal }, extraHeaders: http.OutgoingHttpHeaders, body: Buffer | undefined): Promise<IncomingMessage> {
+function open(
+  kc: KubeConfig,
+  credentials: Credentials,
+  request: KubeRequest & { signal: AbortSignal },
+  extraHeaders: http.OutgoingHttpHeaders,
+  body: Buffer | undefined,
+): Promise<IncomingMessage> {
   const url = requestUrl(kc, request.path, request.query);
   const { headers, auth, agent, ...tlsMaterial } = credentials;
   const options: https.RequestOptions = {

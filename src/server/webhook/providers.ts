@@ -5,7 +5,6 @@ import type { Provider } from '../../model/push.js';
 import { secretValue } from '../../model/secrets.js';
 import { AppsetError } from '../../model/errors.js';
 
-
 /** Shared secrets per provider, from the webhook Secret; a provider without one is refused. */
 export type WebhookSecrets = Partial<Record<Provider, string>>;
 

@@ -24,7 +24,14 @@ const present = (values: Array<string | undefined>): string[] => [...new Set(val
 /** Reads a push payload of `provider`; a payload without a repository URL or ref is a 400. */
 export function parsePushEvent(provider: Provider, payload: unknown): PushEvent {
   const body = obj(payload);
-  const event = provider === 'bitbucket' ? bitbucketCloud(body) : provider === 'bitbucket-server' ? bitbucketServer(body) : provider === 'gitlab' ? gitlab(body) : githubLike(provider, body);
+  const event =
+    provider === 'bitbucket'
+      ? bitbucketCloud(body)
+      : provider === 'bitbucket-server'
+        ? bitbucketServer(body)
+        : provider === 'gitlab'
+          ? gitlab(body)
+          : githubLike(provider, body);
   if (event.repoURLs.length === 0) throw new WebhookRejection(400, `${provider} push payload names no repository URL`);
   if (event.revisions.length === 0) throw new WebhookRejection(400, `${provider} push payload names no branch or tag`);
   return event;
@@ -62,7 +69,11 @@ function bitbucketCloud(body: Json): PushEvent {
   const revisions = present(changes.map((change) => str(obj(change.new).name) ?? str(obj(change.old).name)));
   return {
     provider: 'bitbucket',
-    repoURLs: present([str(obj(obj(repository.links).html).href), fullName && `https://bitbucket.org/${fullName}`, fullName && `git@bitbucket.org:${fullName}.git`]),
+    repoURLs: present([
+      str(obj(obj(repository.links).html).href),
+      fullName && `https://bitbucket.org/${fullName}`,
+      fullName && `git@bitbucket.org:${fullName}.git`,
+    ]),
     revisions,
     touchesDefaultBranch: mainBranch === undefined ? undefined : revisions.includes(mainBranch),
   };

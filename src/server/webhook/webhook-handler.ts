@@ -30,7 +30,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
   };
   return async (req, res) => {
     const provider = detectProvider(req.headers)?.provider ?? 'unknown';
-    if (!limiter.take(req.socket.remoteAddress ?? 'unknown')) return answer(res, 429, { error: 'too many webhook requests from this source' }, provider, 'rate-limited');
+    if (!limiter.take(req.socket.remoteAddress ?? 'unknown'))
+      return answer(res, 429, { error: 'too many webhook requests from this source' }, provider, 'rate-limited');
     if (req.method !== 'POST') return answer(res, 405, { error: 'webhooks are POST requests' }, provider, 'method');
     const body = await readBody(req, maxBodyBytes);
     if (body === 'too-large') return answer(res, 413, { error: `webhook body is larger than ${maxBodyBytes} bytes` }, provider, 'too-large');

@@ -3,9 +3,7 @@ import { checkActionCount, TemplateProblem } from '../template-problem.js';
 /** Splits Go-template text into text runs and `{{ }}` actions, applying `{{-`/`-}}` whitespace trimming. */
 
 /** A run of literal text or the inside of one `{{ ... }}` action. */
-export type GoChunk =
-  | { kind: 'text'; value: string }
-  | { kind: 'action'; source: string; body: string; line: number; column: number };
+export type GoChunk = { kind: 'text'; value: string } | { kind: 'action'; source: string; body: string; line: number; column: number };
 
 /** Finds 1-based line and column of offsets in one text; offsets must not decrease between calls. */
 class PositionFinder {
@@ -83,7 +81,8 @@ export type GoToken =
   | { kind: 'punct'; value: '|' | '(' | ')' | ':=' | '=' | ',' }
   | { kind: 'chained'; names: string[] };
 
-const TOKEN = /\s*(?:(\.(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?)|(\$[A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)|("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|([A-Za-z_][A-Za-z0-9_]*)|(:=|[|(),=])|('(?:[^'\\]|\\.)*'|\S))/y;
+const TOKEN =
+  /\s*(?:(\.(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?)|(\$[A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)|("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|([A-Za-z_][A-Za-z0-9_]*)|(:=|[|(),=])|('(?:[^'\\]|\\.)*'|\S))/y;
 
 /** Tokenizes the body of one action; anything unrecognised is reported with its text. */
 export function tokenizeAction(body: string, where: string): GoToken[] {
@@ -107,8 +106,7 @@ export function tokenizeAction(body: string, where: string): GoToken[] {
       const value = Number(num);
       if (!Number.isFinite(value)) throw new TemplateProblem(`${where}: the number ${num} is out of range`);
       tokens.push({ kind: 'number', value });
-    }
-    else if (ident !== undefined) tokens.push({ kind: 'ident', name: ident });
+    } else if (ident !== undefined) tokens.push({ kind: 'ident', name: ident });
     else if (punct !== undefined) tokens.push({ kind: 'punct', value: punct as '|' });
     else throw new TemplateProblem(`${where}: unexpected '${other ?? ''}' (character constants and other Go syntax are not supported)`);
   }

@@ -102,7 +102,8 @@ class PipelineParser {
     if (name === 'true' || name === 'false') return { kind: 'literal', value: name === 'true' };
     if (name === 'nil') return { kind: 'literal', value: null };
     if (KEYWORDS.has(name)) throw new TemplateProblem(`${this.where}: '${name}' is only allowed at the start of an action`);
-    if (!this.isFunction(name)) throw new TemplateProblem(`${this.where}: function '${name}' is not supported (see docs/templating.md for the supported functions)`);
+    if (!this.isFunction(name))
+      throw new TemplateProblem(`${this.where}: function '${name}' is not supported (see docs/templating.md for the supported functions)`);
     return { kind: 'function', name };
   }
 

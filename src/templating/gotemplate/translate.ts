@@ -17,12 +17,22 @@ function translateNode(node: GoNode): HbsNode {
       return mustache(RUNTIME.print, [pipelineExpression(node.pipeline), literal(node.where), literal(node.pipeline.rawValue)]);
     case 'if':
     case 'with':
-      return block(node.kind === 'if' ? RUNTIME.if : RUNTIME.with, [pipelineExpression(node.pipeline)], node.then.map(translateNode), node.otherwise.map(translateNode));
+      return block(
+        node.kind === 'if' ? RUNTIME.if : RUNTIME.with,
+        [pipelineExpression(node.pipeline)],
+        node.then.map(translateNode),
+        node.otherwise.map(translateNode),
+      );
     case 'range': {
       const [first = '', second = ''] = node.variables;
       // Go: one variable is the element; two are index/key and element.
       const [indexVar, elementVar] = node.variables.length === 2 ? [first, second] : ['', first];
-      return block(RUNTIME.range, [pipelineExpression(node.pipeline), literal(indexVar), literal(elementVar)], node.body.map(translateNode), node.otherwise.map(translateNode));
+      return block(
+        RUNTIME.range,
+        [pipelineExpression(node.pipeline), literal(indexVar), literal(elementVar)],
+        node.body.map(translateNode),
+        node.otherwise.map(translateNode),
+      );
     }
   }
 }

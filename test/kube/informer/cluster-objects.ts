@@ -7,7 +7,10 @@ import type { TestEnvironmentInfo } from '../../../src/environment/local/environ
 export class ApiWriter {
   private readonly agent: Agent;
 
-  constructor(private readonly env: Pick<TestEnvironmentInfo, 'apiServerUrl' | 'adminToken' | 'caPem'>, maxSockets = 16) {
+  constructor(
+    private readonly env: Pick<TestEnvironmentInfo, 'apiServerUrl' | 'adminToken' | 'caPem'>,
+    maxSockets = 16,
+  ) {
     this.agent = new Agent({ keepAlive: true, maxSockets, ca: env.caPem });
   }
 
@@ -16,7 +19,12 @@ export class ApiWriter {
     return new Promise((resolve, reject) => {
       const req = request(
         `${this.env.apiServerUrl}${path}`,
-        { method, agent: this.agent, headers: { authorization: `Bearer ${this.env.adminToken}`, 'content-type': contentType, accept: 'application/json' }, timeout: 30_000 },
+        {
+          method,
+          agent: this.agent,
+          headers: { authorization: `Bearer ${this.env.adminToken}`, 'content-type': contentType, accept: 'application/json' },
+          timeout: 30_000,
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');

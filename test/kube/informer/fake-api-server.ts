@@ -31,7 +31,13 @@ export class FakeApiServer {
     const requests: RecordedRequest[] = [];
     const server = createServer((req: IncomingMessage, res) => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const request = { path: url.pathname, query: url.searchParams, watch: url.searchParams.get('watch') === 'true', authorization: req.headers.authorization, acceptEncoding: req.headers['accept-encoding'] };
+      const request = {
+        path: url.pathname,
+        query: url.searchParams,
+        watch: url.searchParams.get('watch') === 'true',
+        authorization: req.headers.authorization,
+        acceptEncoding: req.headers['accept-encoding'],
+      };
       requests.push(request);
       const index = requests.filter((r) => r.watch === request.watch).length - 1;
       handler(request, res, index);

@@ -37,7 +37,8 @@ function containers(root: unknown, path = '$', found: Array<[string, object]> = 
   return found;
 }
 
-const at = (root: unknown, ...keys: Array<string | number>): unknown => keys.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], root);
+const at = (root: unknown, ...keys: Array<string | number>): unknown =>
+  keys.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], root);
 
 describe('SharingFreezer', () => {
   it('keeps the content and key order exactly while freezing every object and array at any depth', () => {
@@ -114,7 +115,7 @@ describe('SharingFreezer', () => {
     ring['self'] = ring;
     const chain: Record<string, unknown> = { ring };
     let tail = chain;
-    for (let i = 0; i < 500; i++) tail = (tail['next'] = { next: ring, empty: {} });
+    for (let i = 0; i < 500; i++) tail = tail['next'] = { next: ring, empty: {} };
     deepFreeze(chain);
     for (const value of [ring, chain, tail]) assert.ok(Object.isFrozen(value));
   });
@@ -132,11 +133,17 @@ describe('SharingFreezer', () => {
 
   it('pools strings without changing any value, also after forget()', () => {
     const freezer = new SharingFreezer();
-    const objects = Array.from({ length: 5000 }, (_, i) => ({ id: `unique-${i}-${'x'.repeat(20)}`, shared: 'https://example.test/apps.git', list: ['https://example.test/apps.git'] }));
+    const objects = Array.from({ length: 5000 }, (_, i) => ({
+      id: `unique-${i}-${'x'.repeat(20)}`,
+      shared: 'https://example.test/apps.git',
+      list: ['https://example.test/apps.git'],
+    }));
     objects.forEach((o, i) => {
       if (i === 2500) freezer.forget();
       freezer.freeze(o);
     });
-    objects.forEach((o, i) => assert.deepEqual(o, { id: `unique-${i}-${'x'.repeat(20)}`, shared: 'https://example.test/apps.git', list: ['https://example.test/apps.git'] }));
+    objects.forEach((o, i) =>
+      assert.deepEqual(o, { id: `unique-${i}-${'x'.repeat(20)}`, shared: 'https://example.test/apps.git', list: ['https://example.test/apps.git'] }),
+    );
   });
 });

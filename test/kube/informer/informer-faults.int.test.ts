@@ -36,7 +36,10 @@ describe('informer through API server faults (private environment)', () => {
     const ns = `faults-${randomBytes(3).toString('hex')}`;
     await writer.send('POST', '/api/v1/namespaces', { metadata: { name: ns } });
     const path = `/api/v1/namespaces/${ns}/configmaps`;
-    await writer.createAll(path, names.map((name) => configMap(name)));
+    await writer.createAll(
+      path,
+      names.map((name) => configMap(name)),
+    );
     const controller = new AbortController();
     const informer = createInformer<KubeObject>({
       transport: createKubeTransport(loadKubeConfig(env.apiServer.kubeconfigPath)),

@@ -36,7 +36,6 @@ function startInformer(t: TestContext, port: number, extra: Partial<InformerOpti
   return { informer, controller, seen };
 }
 
-
 const holdOpen: FakeHandler = (_request, response) => void openStream(response);
 
 describe('reflector protocol', () => {
@@ -68,7 +67,9 @@ describe('reflector protocol', () => {
   });
 
   it(`asks for pages of ${DEFAULT_PAGE_SIZE} when no page size is configured`, async (t) => {
-    const server = await fakeServerFor(t, (request, response) => (request.watch ? holdOpen(request, response, 0) : sendList(response, '10', [object('a', '1')])));
+    const server = await fakeServerFor(t, (request, response) =>
+      request.watch ? holdOpen(request, response, 0) : sendList(response, '10', [object('a', '1')]),
+    );
     const { informer } = startInformer(t, server.port);
     await informer.ready();
     assert.equal(DEFAULT_PAGE_SIZE, 5000);
@@ -101,7 +102,8 @@ describe('reflector protocol', () => {
 
   it('a 410 ERROR event relists, and objects gone meanwhile arrive as delete events', async (t) => {
     const server = await fakeServerFor(t, (request, response, index) => {
-      if (!request.watch) return index === 0 ? sendList(response, '5', [object('a', '1'), object('b', '2')]) : sendList(response, '7', [object('a', '1'), object('c', '6')]);
+      if (!request.watch)
+        return index === 0 ? sendList(response, '5', [object('a', '1'), object('b', '2')]) : sendList(response, '7', [object('a', '1'), object('c', '6')]);
       if (index > 0) return holdOpen(request, response, index);
       openStream(response).send('ERROR', status(410, 'Expired', 'too old resource version: 5 (7)'));
       response.end();
@@ -140,7 +142,10 @@ describe('reflector protocol', () => {
     });
     const { informer } = startInformer(t, server.port);
     await informer.ready();
-    assert.deepEqual(server.lists.map((r) => r.query.get('continue')), [null, 'token-0', null, 'token-2']);
+    assert.deepEqual(
+      server.lists.map((r) => r.query.get('continue')),
+      [null, 'token-0', null, 'token-2'],
+    );
     assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
     assert.equal(informer.health().expiredContinues, 1);
   });
@@ -156,7 +161,10 @@ describe('reflector protocol', () => {
     const { informer } = startInformer(t, server.port);
     await waitFor(() => informer.health().watching, { what: 'an open watch' });
     assert.equal(server.lists.length, 1, 'no relist');
-    assert.deepEqual(server.watches.map((r) => r.query.get('resourceVersion')), ['3', '3', '3', '3']);
+    assert.deepEqual(
+      server.watches.map((r) => r.query.get('resourceVersion')),
+      ['3', '3', '3', '3'],
+    );
     assert.equal(informer.health().retries, 3);
   });
 
@@ -165,7 +173,11 @@ describe('reflector protocol', () => {
     const { informer } = startInformer(t, port);
     await waitFor(() => informer.health().retries >= 2, { what: 'refused attempts' });
     assert.match(informer.health().lastError ?? '', /ECONNREFUSED/);
-    await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '1', [object('a', '1')])), port);
+    await fakeServerFor(
+      t,
+      (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '1', [object('a', '1')])),
+      port,
+    );
     await informer.ready();
     assert.deepEqual(informer.store.keys(), ['ns/a']);
   });
@@ -185,7 +197,9 @@ describe('reflector protocol', () => {
   });
 
   it('resync replays the cache as updates without any request', async (t) => {
-    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const server = await fakeServerFor(t, (request, response, index) =>
+      request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')]),
+    );
     const { seen } = startInformer(t, server.port, { resyncMs: 50 });
     await waitFor(() => seen.filter((s) => s.type === 'update').length >= 4, { what: 'two resyncs' });
     const updates = seen.filter((s) => s.type === 'update');
@@ -194,13 +208,18 @@ describe('reflector protocol', () => {
   });
 
   it('a handler that throws does not stop the informer or the other handlers', async (t) => {
-    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')])));
+    const server = await fakeServerFor(t, (request, response, index) =>
+      request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1'), object('b', '2')]),
+    );
     const { informer, seen } = startInformer(t, server.port);
     informer.on('add', () => {
       throw new Error('handler bug');
     });
     await informer.ready();
-    assert.deepEqual(seen.map((s) => s.name), ['a', 'b']);
+    assert.deepEqual(
+      seen.map((s) => s.name),
+      ['a', 'b'],
+    );
     assert.equal(informer.store.size, 2);
   });
 
@@ -221,7 +240,10 @@ describe('reflector protocol', () => {
   });
 
   it('applies the transform to listed and watched objects, and files objects under custom indexes', async (t) => {
-    const owned = (name: string, rv: string, owner: string): object => ({ ...object(name, rv), metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ manager: 'x' }], ownerReferences: [{ uid: owner }] } });
+    const owned = (name: string, rv: string, owner: string): object => ({
+      ...object(name, rv),
+      metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ manager: 'x' }], ownerReferences: [{ uid: owner }] },
+    });
     const server = await fakeServerFor(t, (request, response, index) => {
       if (!request.watch) return sendList(response, '2', [owned('a', '1', 'set-1')]);
       if (index > 0) return holdOpen(request, response, index);
@@ -253,7 +275,10 @@ describe('reflector protocol', () => {
     assert.deepEqual(seen.map((e) => e.name).sort(), ['a', 'b'], 'the item of the broken page never became an event');
     assert.equal(informer.health().retries, 2);
     assert.equal(informer.health().lists, 1);
-    assert.deepEqual(server.lists.map((r) => r.query.get('continue') ?? 'first'), ['first', 'token-1', 'first', 'token-1', 'first', 'token-1']);
+    assert.deepEqual(
+      server.lists.map((r) => r.query.get('continue') ?? 'first'),
+      ['first', 'token-1', 'first', 'token-1', 'first', 'token-1'],
+    );
   });
 
   it('names the collection and the problem when a list page is not JSON', async (t) => {
@@ -263,7 +288,10 @@ describe('reflector protocol', () => {
     });
     const { informer } = startInformer(t, server.port);
     await waitFor(() => informer.health().retries > 0, { what: 'a failed list' });
-    assert.match(informer.health().lastError ?? '', /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body is not a JSON object/);
+    assert.match(
+      informer.health().lastError ?? '',
+      /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body is not a JSON object/,
+    );
     assert.equal(informer.health().synced, false);
   });
 
@@ -271,7 +299,12 @@ describe('reflector protocol', () => {
     const server = await fakeServerFor(t, (request, response, index) => {
       if (request.watch) return holdOpen(request, response, index);
       const last = request.query.has('continue');
-      const page = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10', continue: last ? undefined : 'token-1' }, items: [object(last ? 'b' : 'a', '1')] };
+      const page = {
+        kind: 'ConfigMapList',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: '10', continue: last ? undefined : 'token-1' },
+        items: [object(last ? 'b' : 'a', '1')],
+      };
       if (last) return sendJson(response, 200, page); // a server may leave small answers uncompressed
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       response.end(gzipSync(JSON.stringify(page)));
@@ -279,11 +312,16 @@ describe('reflector protocol', () => {
     const { informer } = startInformer(t, server.port, { pageSize: 1 });
     await informer.ready();
     assert.deepEqual(informer.store.keys().sort(), ['ns/a', 'ns/b']);
-    assert.deepEqual(server.lists.map((r) => r.acceptEncoding), ['gzip', 'gzip']);
+    assert.deepEqual(
+      server.lists.map((r) => r.acceptEncoding),
+      ['gzip', 'gzip'],
+    );
   });
 
   it('objects handed out are frozen', async (t) => {
-    const server = await fakeServerFor(t, (request, response, index) => (request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })])));
+    const server = await fakeServerFor(t, (request, response, index) =>
+      request.watch ? holdOpen(request, response, index) : sendList(response, '2', [object('a', '1', { k: 'v' })]),
+    );
     const { informer } = startInformer(t, server.port);
     await informer.ready();
     const a = informer.store.get('ns/a') as unknown as { data: Record<string, string>; metadata: { name: string } };

@@ -40,7 +40,11 @@ describe('informer against the real API server', () => {
   it('syncs 5,000 objects in pages of 500 and equals a fresh list', async (t) => {
     const ns = await namespace('informer-sync');
     const path = `/api/v1/namespaces/${ns}/configmaps`;
-    await writer.createAll(path, Array.from({ length: 5000 }, (_, i) => configMap(`cm-${i}`)), 24);
+    await writer.createAll(
+      path,
+      Array.from({ length: 5000 }, (_, i) => configMap(`cm-${i}`)),
+      24,
+    );
     const informer = startInformer<ConfigMap>(t, { path, pageSize: 500 });
     await informer.ready();
     const health = informer.health();
@@ -58,7 +62,9 @@ describe('informer against the real API server', () => {
     const informer = startInformer<ConfigMap>(t, { path });
     const seen: string[] = [];
     informer.on('add', (o) => seen.push(`add ${o.metadata?.name} ${o.data?.value}`));
-    informer.on('update', (old, o) => seen.push(`update ${o.metadata?.name} ${old.data?.value}->${o.data?.value} rv ${old.metadata?.resourceVersion}<${o.metadata?.resourceVersion}`));
+    informer.on('update', (old, o) =>
+      seen.push(`update ${o.metadata?.name} ${old.data?.value}->${o.data?.value} rv ${old.metadata?.resourceVersion}<${o.metadata?.resourceVersion}`),
+    );
     informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name} ${o.data?.value}`));
     await informer.ready();
     const created = await writer.send<ConfigMap>('POST', path, configMap('a', {}, { value: 'one' }));
@@ -105,7 +111,11 @@ describe('informer against the real API server', () => {
   it('a stopped informer leaves nothing of its cache reachable, even before its list connections closed', async () => {
     const ns = await namespace('informer-release');
     const path = `/api/v1/namespaces/${ns}/configmaps`;
-    await writer.createAll(path, Array.from({ length: 2000 }, (_, i) => configMap(`cm-${i}`)), 24);
+    await writer.createAll(
+      path,
+      Array.from({ length: 2000 }, (_, i) => configMap(`cm-${i}`)),
+      24,
+    );
     const collected = new Set<string>();
     const registry = new FinalizationRegistry<string>((name) => collected.add(name));
     const { stopped } = await syncRegisterAndStop(path, (object) => registry.register(object, object.metadata?.name ?? ''));

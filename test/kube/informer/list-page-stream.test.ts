@@ -69,9 +69,13 @@ describe('streamListPage', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
       response.end(encoding === 'br' ? 'x' : '{"items":[{"a":1},');
     });
-    const read = (): Promise<unknown> => streamListPage(createKubeTransport(fakeKubeConfig(server.port)), PATH, {}, AbortSignal.timeout(10_000), () => undefined);
+    const read = (): Promise<unknown> =>
+      streamListPage(createKubeTransport(fakeKubeConfig(server.port)), PATH, {}, AbortSignal.timeout(10_000), () => undefined);
     await assert.rejects(read(), /GET \/api\/v1\/namespaces\/ns\/configmaps: the server answered with content-encoding "br"/);
     encoding = 'identity';
-    await assert.rejects(read(), /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body ended in the middle of the list, after 1 items\)/);
+    await assert.rejects(
+      read(),
+      /GET \/api\/v1\/namespaces\/ns\/configmaps: the server sent a body that is not a JSON list \(the body ended in the middle of the list, after 1 items\)/,
+    );
   });
 });

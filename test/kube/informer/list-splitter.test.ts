@@ -64,7 +64,12 @@ describe('ListItemSplitter', () => {
   });
 
   it('rejects bodies that are not a JSON list, naming the problem', () => {
-    const rejects = (body: string, message: RegExp): void => assert.throws(() => split([body]), (error: unknown) => error instanceof SyntaxError && message.test(error.message), body);
+    const rejects = (body: string, message: RegExp): void =>
+      assert.throws(
+        () => split([body]),
+        (error: unknown) => error instanceof SyntaxError && message.test(error.message),
+        body,
+      );
     rejects('[{"a":1}]', /not a JSON object/);
     rejects('<html>proxy error</html>', /not a JSON object/);
     rejects('}', /not a JSON object/);

@@ -16,10 +16,22 @@ describe('Store', () => {
     store.upsert(app('a', 'one', '1', 'set-1'));
     store.upsert(app('a', 'two', '2', 'set-1'));
     store.upsert(app('b', 'one', '3', 'set-2'));
-    assert.deepEqual(store.byIndex('owner', 'set-1').map((o) => o.metadata?.name).sort(), ['one', 'two']);
-    assert.deepEqual(store.listByNamespace('b').map((o) => o.metadata?.name), ['one']);
+    assert.deepEqual(
+      store
+        .byIndex('owner', 'set-1')
+        .map((o) => o.metadata?.name)
+        .sort(),
+      ['one', 'two'],
+    );
+    assert.deepEqual(
+      store.listByNamespace('b').map((o) => o.metadata?.name),
+      ['one'],
+    );
     store.upsert(app('a', 'two', '4', 'set-2'));
-    assert.deepEqual(store.byIndex('owner', 'set-1').map((o) => o.metadata?.name), ['one']);
+    assert.deepEqual(
+      store.byIndex('owner', 'set-1').map((o) => o.metadata?.name),
+      ['one'],
+    );
     assert.equal(store.byIndex('owner', 'set-2').length, 2);
     store.remove(app('a', 'one', '5'));
     assert.deepEqual(store.byIndex('owner', 'set-1'), []);
@@ -34,7 +46,10 @@ describe('Store', () => {
     store.upsert(app('a', 'changed', '2'));
     store.upsert(app('a', 'gone', '3'));
     const changes = store.replace([app('a', 'kept', '1'), app('a', 'changed', '7'), app('a', 'new', '8')]);
-    const summary = changes.map((c) => `${c.type} ${c.object.metadata?.name}@${c.object.metadata?.resourceVersion}${c.type === 'update' ? ` from ${c.old.metadata?.resourceVersion}` : ''}`);
+    const summary = changes.map(
+      (c) =>
+        `${c.type} ${c.object.metadata?.name}@${c.object.metadata?.resourceVersion}${c.type === 'update' ? ` from ${c.old.metadata?.resourceVersion}` : ''}`,
+    );
     assert.deepEqual(summary, ['update changed@7 from 2', 'add new@8', 'delete gone@3']);
     assert.deepEqual(store.keys().sort(), ['a/changed', 'a/kept', 'a/new']);
   });

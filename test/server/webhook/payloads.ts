@@ -4,16 +4,31 @@ import { createHmac } from 'node:crypto';
 export const payloads = {
   github: {
     ref: 'refs/heads/main',
-    repository: { html_url: 'https://github.com/platform/monorepo', clone_url: 'https://github.com/platform/monorepo.git', ssh_url: 'git@github.com:platform/monorepo.git', default_branch: 'main' },
+    repository: {
+      html_url: 'https://github.com/platform/monorepo',
+      clone_url: 'https://github.com/platform/monorepo.git',
+      ssh_url: 'git@github.com:platform/monorepo.git',
+      default_branch: 'main',
+    },
   },
   gitea: {
     ref: 'refs/heads/release/1.0',
-    repository: { html_url: 'https://gitea.example/platform/monorepo', clone_url: 'https://gitea.example/platform/monorepo.git', ssh_url: 'git@gitea.example:platform/monorepo.git', default_branch: 'main' },
+    repository: {
+      html_url: 'https://gitea.example/platform/monorepo',
+      clone_url: 'https://gitea.example/platform/monorepo.git',
+      ssh_url: 'git@gitea.example:platform/monorepo.git',
+      default_branch: 'main',
+    },
   },
   gitlab: {
     object_kind: 'push',
     ref: 'refs/heads/main',
-    project: { web_url: 'https://gitlab.example/platform/monorepo', git_http_url: 'https://gitlab.example/platform/monorepo.git', git_ssh_url: 'git@gitlab.example:platform/monorepo.git', default_branch: 'main' },
+    project: {
+      web_url: 'https://gitlab.example/platform/monorepo',
+      git_http_url: 'https://gitlab.example/platform/monorepo.git',
+      git_ssh_url: 'git@gitlab.example:platform/monorepo.git',
+      default_branch: 'main',
+    },
   },
   bitbucket: {
     push: { changes: [{ new: { type: 'tag', name: 'v1.2.0' }, old: null }] },
@@ -22,7 +37,14 @@ export const payloads = {
   'bitbucket-server': {
     eventKey: 'repo:refs_changed',
     changes: [{ ref: { id: 'refs/heads/main', displayId: 'main', type: 'BRANCH' } }],
-    repository: { links: { clone: [{ href: 'https://bitbucket.example/scm/plat/monorepo.git', name: 'http' }, { href: 'ssh://git@bitbucket.example:7999/plat/monorepo.git', name: 'ssh' }] } },
+    repository: {
+      links: {
+        clone: [
+          { href: 'https://bitbucket.example/scm/plat/monorepo.git', name: 'http' },
+          { href: 'ssh://git@bitbucket.example:7999/plat/monorepo.git', name: 'ssh' },
+        ],
+      },
+    },
   },
 } as const;
 

@@ -30,7 +30,14 @@ describe('webhook endpoint', () => {
       perSourcePerMinute: 30,
       metrics: { requests: metrics.webhookRequests, enqueuedPerPush: metrics.webhookEnqueuedPerPush },
     });
-    server = await startOperationsServer({ host: '127.0.0.1', port: 0, registry, readiness: [], log: pino({ level: 'silent' }), routes: { '/api/webhook': handler } });
+    server = await startOperationsServer({
+      host: '127.0.0.1',
+      port: 0,
+      registry,
+      readiness: [],
+      log: pino({ level: 'silent' }),
+      routes: { '/api/webhook': handler },
+    });
   });
   after(() => server.close());
 
@@ -74,10 +81,13 @@ describe('webhook endpoint', () => {
     assert.equal((await post(huge, signedHeaders('github', secret, huge))).status, 413);
     // Chunked, with no Content-Length to refuse up front: the reader must stop at the limit by itself.
     const streamed = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/webhook', method: 'POST', headers: signedHeaders('github', secret, huge) }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path: '/api/webhook', method: 'POST', headers: signedHeaders('github', secret, huge) },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 70; i++) req.write('x'.repeat(1024));
       req.end();

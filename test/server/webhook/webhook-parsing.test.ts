@@ -20,7 +20,10 @@ describe('webhook verification', () => {
     });
     it(`refuses a ${provider} push with a wrong signature, a tampered body, or no secret configured`, () => {
       const headers = signedHeaders(provider, 'wrong-secret', body);
-      assert.throws(() => verifyRequest(headers, Buffer.from(body), secrets), (e: unknown) => e instanceof WebhookRejection && e.status === 401);
+      assert.throws(
+        () => verifyRequest(headers, Buffer.from(body), secrets),
+        (e: unknown) => e instanceof WebhookRejection && e.status === 401,
+      );
       const good = signedHeaders(provider, secret, body);
       if (provider !== 'gitlab') assert.throws(() => verifyRequest(good, Buffer.from(body.replace('main', 'evil')), secrets), /signature is missing or wrong/);
       assert.throws(() => verifyRequest(good, Buffer.from(body), {}), /no webhook\.\S+ is configured/);
@@ -29,8 +32,14 @@ describe('webhook verification', () => {
 
   it('refuses a request with the signature header removed, and an unknown provider with 400', () => {
     const body = JSON.stringify(payloads.github);
-    assert.throws(() => verifyRequest({ 'x-github-event': 'push' }, Buffer.from(body), secrets), (e: unknown) => e instanceof WebhookRejection && e.status === 401);
-    assert.throws(() => verifyRequest({ 'content-type': 'application/json' }, Buffer.from(body), secrets), (e: unknown) => e instanceof WebhookRejection && e.status === 400);
+    assert.throws(
+      () => verifyRequest({ 'x-github-event': 'push' }, Buffer.from(body), secrets),
+      (e: unknown) => e instanceof WebhookRejection && e.status === 401,
+    );
+    assert.throws(
+      () => verifyRequest({ 'content-type': 'application/json' }, Buffer.from(body), secrets),
+      (e: unknown) => e instanceof WebhookRejection && e.status === 400,
+    );
   });
 
   it('compares the GitLab token exactly (case matters)', () => {
@@ -58,7 +67,10 @@ describe('push payloads', () => {
   });
 
   it('refuses a payload without repository or ref with 400', () => {
-    assert.throws(() => parsePushEvent('github', { ref: 'refs/heads/main' }), (e: unknown) => e instanceof WebhookRejection && e.status === 400);
+    assert.throws(
+      () => parsePushEvent('github', { ref: 'refs/heads/main' }),
+      (e: unknown) => e instanceof WebhookRejection && e.status === 400,
+    );
     assert.throws(() => parsePushEvent('gitlab', { project: { web_url: 'https://gitlab.example/a/b' } }), /no branch or tag/);
     assert.throws(() => parsePushEvent('bitbucket', 'not an object'), /no repository URL/);
   });
@@ -72,7 +84,13 @@ describe('push payloads', () => {
 
 describe('matching pushes to git generators', () => {
   it('gives one identity to every way of writing a repository URL', () => {
-    const forms = ['https://GitHub.com/Platform/Monorepo', 'https://github.com/platform/monorepo.git/', 'git@github.com:platform/monorepo.git', 'ssh://git@github.com:22/platform/monorepo', 'http://github.com/platform/monorepo'];
+    const forms = [
+      'https://GitHub.com/Platform/Monorepo',
+      'https://github.com/platform/monorepo.git/',
+      'git@github.com:platform/monorepo.git',
+      'ssh://git@github.com:22/platform/monorepo',
+      'http://github.com/platform/monorepo',
+    ];
     assert.deepEqual(new Set(forms.map(repoIdentity)), new Set(['github.com/platform/monorepo']));
     assert.equal(repoIdentity('file:///srv/git/monorepo.git'), undefined);
     assert.equal(repoIdentity('not a url'), undefined);
@@ -106,7 +124,10 @@ describe('matching pushes to git generators', () => {
     const branchPush = parsePushEvent('gitea', payloads.gitea);
     assert.ok(!pushAffects(branchPush, { repoURL: 'https://gitea.example/platform/monorepo', revision: 'HEAD' }), 'a non-default branch does not move HEAD');
     const unknownDefault = parsePushEvent('bitbucket-server', payloads['bitbucket-server']);
-    assert.ok(pushAffects(unknownDefault, { repoURL: 'https://bitbucket.example/scm/plat/monorepo.git', revision: 'HEAD' }), 'when the payload cannot tell, HEAD is refreshed');
+    assert.ok(
+      pushAffects(unknownDefault, { repoURL: 'https://bitbucket.example/scm/plat/monorepo.git', revision: 'HEAD' }),
+      'when the payload cannot tell, HEAD is refreshed',
+    );
   });
 });
 
