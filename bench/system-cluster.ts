@@ -7,7 +7,7 @@ import { applyIntent } from '../src/controller/plan/apply-intent.js';
 import { desiredApplication } from '../src/controller/reconcile/desired-application.js';
 import type { Application } from '../src/model/objects.js';
 import { createApplicationWriter } from '../src/controller/write/application-writer.js';
-import type { Application as RenderedApplication } from '../src/model/applicationset-types.js';
+import type { GeneratedApplication } from '../src/model/applicationset-types.js';
 import { pool } from '../test/system/cluster-setup.js';
 import { appSetOf } from '../test/system/workload.js';
 import { createKubeTransport } from '../src/kube/transport/transport.js';
@@ -16,7 +16,7 @@ import { createKubeTransport } from '../src/kube/transport/transport.js';
  * The exact objects the controller would apply for `expected` in the namespace of `appsets`: the
  * rendered Application, owned by its ApplicationSet, stamped with the intent hash.
  */
-export function ceilingObjects(expected: ReadonlyMap<string, RenderedApplication>, appsets: readonly ApplicationSetObject[]): Application[] {
+export function ceilingObjects(expected: ReadonlyMap<string, GeneratedApplication>, appsets: readonly ApplicationSetObject[]): Application[] {
   const byName = new Map(appsets.map((a) => [a.metadata.name, a]));
   return [...expected.values()].map((rendered) => {
     const appset = byName.get(appSetOf(rendered.metadata.name));

@@ -6,6 +6,7 @@ import { countApplicationWrites } from '../controller/write/write-metrics.js';
 import type { GitReader } from '../git/git-reader.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import { createControllerMetrics, type ControllerMetrics } from '../server/metrics.js';
+import { splitKey } from '../model/object-key.js';
 
 /** Every measurement point of a replica, as plain functions, over one metrics registry. */
 export interface Observers {
@@ -39,7 +40,7 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     queueAdd: () => metrics.queueAdds.inc(),
     cacheWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
     reconcile: (key, seconds, result, reason) => {
-      const [namespace = '', name = ''] = key.split('/');
+      const { namespace, name } = splitKey(key);
       metrics.reconcileSeconds.observe({ namespace, name }, seconds);
       if (result !== 'success') metrics.reconcileErrors.inc({ reason: reason ?? 'Unknown' });
     },

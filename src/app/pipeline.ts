@@ -25,6 +25,7 @@ import { TemplateEngine } from '../templating/engine.js';
 import { secretsOfType, versionOf } from './caches.js';
 import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
+import { splitKey } from '../model/object-key.js';
 
 /** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
 export interface Pipeline {
@@ -68,7 +69,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   });
   // Keys reach the queue through the namespace check already; this one guards keys that came through Redis.
   const guarded: ReconcileFunction = (key, ctx) =>
-    parts.namespaceAllowed(key.split('/')[0] ?? '') ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' });
+    parts.namespaceAllowed(splitKey(key).namespace) ? fresh(key, ctx) : Promise.resolve({ kind: 'awaitChange' });
   const handler = createReconcileHandler({
     queue: shared.queue,
     reconcile: guarded,

@@ -12,7 +12,7 @@ import { createGeneratorRegistry } from '../generators/registry.js';
 import { RepoCache } from '../git/repo-cache.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { renderApplicationSet } from '../templating/render-applicationset.js';
-import type { Application } from '../model/applicationset-types.js';
+import type { GeneratedApplication } from '../model/applicationset-types.js';
 import { AppsetError } from '../model/errors.js';
 
 /** What `appset render` reads. */
@@ -87,7 +87,7 @@ function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitRe
  * code path, and returns the Applications sorted by namespace then name. All or nothing: the first
  * error throws, naming the ApplicationSet.
  */
-export async function renderFiles(input: RenderInput): Promise<Application[]> {
+export async function renderFiles(input: RenderInput): Promise<GeneratedApplication[]> {
   const appsets = readApplicationSets(input.files);
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-render-'));
   const deps = {
@@ -98,7 +98,7 @@ export async function renderFiles(input: RenderInput): Promise<Application[]> {
   };
   const log = pino({ level: 'silent' });
   try {
-    const applications: Application[] = [];
+    const applications: GeneratedApplication[] = [];
     for (const appset of appsets) {
       const name = `ApplicationSet ${appset.metadata.namespace}/${appset.metadata.name}`;
       try {
@@ -108,7 +108,7 @@ export async function renderFiles(input: RenderInput): Promise<Application[]> {
         throw new RenderCommandError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    const order = (app: Application): string => `${app.metadata.namespace}\u0000${app.metadata.name}`;
+    const order = (app: GeneratedApplication): string => `${app.metadata.namespace}\u0000${app.metadata.name}`;
     return applications.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
   } finally {
     rmSync(cacheRoot, { recursive: true, force: true });

@@ -27,8 +27,11 @@ export interface GeneratorOutput {
   params: readonly ParamSet[];
 }
 
-/** A generated Argo CD Application. */
-export interface Application {
+/**
+ * An Argo CD Application as the renderer generates it, before it has an owner or reaches the cluster
+ * (the stored object, read from the cache and written back, is `Application` of ./objects.ts).
+ */
+export interface GeneratedApplication {
   apiVersion: 'argoproj.io/v1alpha1';
   kind: 'Application';
   metadata: { name: string; namespace: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] } & Record<
@@ -40,7 +43,7 @@ export interface Application {
 
 /** One rendered Application and the parameter set it came from. */
 export interface RenderedApplication {
-  application: Application;
+  application: GeneratedApplication;
   generatorIndex: number;
   paramIndex: number;
 }

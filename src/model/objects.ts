@@ -47,14 +47,19 @@ export interface ApplicationSetIdentity {
 }
 
 /** The controller owner reference of `object`, if it has one. */
-export function controllerOf(object: { readonly metadata: ObjectMeta }): OwnerReference | undefined {
-  return object.metadata.ownerReferences?.find((ref) => ref.controller === true);
+export function controllerOf(object: { readonly metadata?: Pick<ObjectMeta, 'ownerReferences'> }): OwnerReference | undefined {
+  return object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+}
+
+/** The owner reference of the ApplicationSet that controls `object`, if an ApplicationSet does: the one reading of it. */
+export function controllingApplicationSet(object: { readonly metadata?: Pick<ObjectMeta, 'ownerReferences'> }): OwnerReference | undefined {
+  const owner = controllerOf(object);
+  return owner?.kind === 'ApplicationSet' && owner.apiVersion === ARGOPROJ_API_VERSION ? owner : undefined;
 }
 
 /** True if `app` is controlled by exactly this ApplicationSet (same UID, not just the same name). */
 export function isOwnedBy(app: Application, appset: ApplicationSetIdentity): boolean {
-  const owner = controllerOf(app);
-  return owner?.kind === 'ApplicationSet' && owner.apiVersion === ARGOPROJ_API_VERSION && owner.uid === appset.uid;
+  return controllingApplicationSet(app)?.uid === appset.uid;
 }
 
 /** The controller owner reference an ApplicationSet puts on each Application it generates. */

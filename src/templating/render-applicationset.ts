@@ -3,7 +3,7 @@ import type { ParamSet } from '../model/params.js';
 import {
   DEFAULT_RENDER_LIMITS,
   MISSING_PARAMETERS_ANNOTATION,
-  type Application,
+  type GeneratedApplication,
   type ApplicationSetForRender,
   type ApplicationTemplate,
   type GeneratorOutput,
@@ -69,7 +69,7 @@ interface RenderContext {
 }
 
 /** Renders, patches, namespaces and validates the Application of one parameter set. */
-function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): Application {
+function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): GeneratedApplication {
   const render = (scope: RenderScope) => (text: string) => ctx.engine.render(ctx.style, text, params, scope);
   const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as {
     metadata: Record<string, unknown>;
@@ -89,7 +89,7 @@ function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: Pa
   const metadata = isPlainMap(app['metadata']) ? app['metadata'] : {};
   app['metadata'] = { ...metadata, namespace: ctx.appset.metadata.namespace };
   validateApplication(app);
-  return app as unknown as Application;
+  return app as unknown as GeneratedApplication;
 }
 
 /** Parses the rendered patch and merges it; the project is fixed by the template, never by the patch. */
@@ -133,7 +133,7 @@ export function renderApplicationSet(
   for (const { generatorIndex, params } of outputs) {
     const template = templateFor(appset, generatorIndex);
     params.forEach((paramSet, paramIndex) => {
-      let application: Application;
+      let application: GeneratedApplication;
       try {
         application = renderOne(ctx, template, paramSet);
       } catch (error) {

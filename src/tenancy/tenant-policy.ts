@@ -2,6 +2,7 @@ import type { GitReader } from '../git/git-reader.js';
 import { isDestinationPermitted, isSourceNamespacePermitted, isSourcePermitted, type AppProjectSpec } from './project.js';
 import { refusedRepoUrl, type RepoUrlAllowances } from './repo-url-safety.js';
 import { AppsetError } from '../model/errors.js';
+import type { GeneratedApplication } from '../model/applicationset-types.js';
 
 /** A tenancy rule an ApplicationSet broke; the message names the rule and the value. */
 export class TenancyViolation extends AppsetError {
@@ -60,10 +61,10 @@ export function tenantGitReader(reader: GitReader, tenant: TenantContext, allowa
   };
 }
 
-/** What tenancy checks of a generated Application. */
-export interface GeneratedApplication {
-  readonly metadata: { readonly name: string };
-  readonly spec: Readonly<Record<string, unknown>>;
+/** What tenancy checks of a generated Application: its name and spec. */
+export interface CheckedApplication {
+  readonly metadata: Pick<GeneratedApplication['metadata'], 'name'>;
+  readonly spec: Readonly<GeneratedApplication['spec']>;
 }
 
 /**
@@ -71,7 +72,7 @@ export interface GeneratedApplication {
  * template or patch cannot switch it), every source repository is in sourceRepos, and its
  * destination is in the project's destinations. Throws a TenancyViolation for the first breach.
  */
-export function checkTenantApplications(tenant: TenantContext, applications: readonly GeneratedApplication[]): void {
+export function checkTenantApplications(tenant: TenantContext, applications: readonly CheckedApplication[]): void {
   for (const app of applications) {
     const spec = app.spec as {
       project?: unknown;

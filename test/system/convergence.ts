@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../../src/kube/informer/index.js';
 import { isSubset } from '../../src/controller/plan/needs-apply.js';
-import type { Application as RenderedApplication } from '../../src/model/applicationset-types.js';
+import type { GeneratedApplication } from '../../src/model/applicationset-types.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { createKubeTransport } from '../../src/kube/transport/transport.js';
 
@@ -11,7 +11,7 @@ type LiveApp = KubeObject & {
 };
 
 /** True if `live` is what the renderer said: its spec, labels and finalizers (server-added fields aside). */
-export function matchesRendered(live: LiveApp, expected: RenderedApplication): boolean {
+export function matchesRendered(live: LiveApp, expected: GeneratedApplication): boolean {
   if (live.metadata.deletionTimestamp) return false;
   if (!isSubset(expected.spec, live.spec)) return false;
   if (!isSubset(expected.metadata.labels ?? {}, live.metadata.labels ?? {})) return false;
@@ -25,7 +25,7 @@ export function matchesRendered(live: LiveApp, expected: RenderedApplication): b
  * Application was deleted and recreated.
  */
 export class ConvergenceWatch {
-  private expected = new Map<string, RenderedApplication>();
+  private expected = new Map<string, GeneratedApplication>();
   private readonly matching = new Set<string>();
   private readonly firstUids = new Map<string, string>();
   private readonly deletedNames = new Set<string>();
@@ -53,7 +53,7 @@ export class ConvergenceWatch {
   }
 
   /** Sets what the namespace should hold from now on and re-checks the cache against it. */
-  expect(expected: Map<string, RenderedApplication>): void {
+  expect(expected: Map<string, GeneratedApplication>): void {
     this.expected = expected;
     this.completedAt = undefined;
     this.matching.clear();

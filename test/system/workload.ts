@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { renderFiles } from '../../src/cli/render-applicationsets.js';
-import type { Application as RenderedApplication } from '../../src/model/applicationset-types.js';
+import type { GeneratedApplication } from '../../src/model/applicationset-types.js';
 import type { GitFixtures, GitRepo } from '../../src/environment/local/git-fixtures.js';
 
 /** How big a system workload is: `appSets` ApplicationSets of `appsPerSet` Applications each. */
@@ -76,7 +76,7 @@ export function appSetOf(applicationName: string): string {
  * What `appset render` says the manifests produce: the same code path (generators, then the renderer),
  * with `repoUrl` read from the local bare repository. Keyed by Application name.
  */
-export async function renderExpected(manifests: readonly AppSetManifest[], repoUrl: string, barePath: string): Promise<Map<string, RenderedApplication>> {
+export async function renderExpected(manifests: readonly AppSetManifest[], repoUrl: string, barePath: string): Promise<Map<string, GeneratedApplication>> {
   const dir = mkdtempSync(join(tmpdir(), 'appset-workload-'));
   try {
     const file = join(dir, 'appsets.yaml');

@@ -1,4 +1,4 @@
-import type { Application as RenderedApplication } from '../../model/applicationset-types.js';
+import type { GeneratedApplication } from '../../model/applicationset-types.js';
 import { ARGOPROJ_API_VERSION, ownerReferenceTo, type Application, type ApplicationSetIdentity } from '../../model/objects.js';
 
 /**
@@ -6,7 +6,7 @@ import { ARGOPROJ_API_VERSION, ownerReferenceTo, type Application, type Applicat
  * Argo CD's finalizer rule): in the ApplicationSet's namespace and controlled by it, so the garbage
  * collector removes it with its ApplicationSet.
  */
-export function desiredApplication(rendered: RenderedApplication, appset: ApplicationSetIdentity): Application {
+export function desiredApplication(rendered: GeneratedApplication, appset: ApplicationSetIdentity): Application {
   const { labels, annotations, finalizers } = rendered.metadata;
   return {
     apiVersion: ARGOPROJ_API_VERSION,

@@ -1,6 +1,7 @@
 import type { Informer, KubeObject } from '../../kube/informer/index.js';
 import { gitTargets } from '../../model/git-targets.js';
 import { repoIdentity } from '../../model/git-url.js';
+import { controllingApplicationSet, type Application } from '../../model/objects.js';
 
 /** The caches a controller replica reconciles from (started by src/app/caches.ts). */
 export interface ControllerInformers {
@@ -31,6 +32,7 @@ export function gitReposOf(appset: KubeObject): string[] {
 
 /** Controller owner UIDs of an Application that point at an ApplicationSet (for {@link OWNER_UID_INDEX}). */
 export function ownerUidsOf(app: KubeObject): string[] {
-  const refs = (app.metadata?.ownerReferences ?? []) as Array<{ kind?: string; uid?: string; controller?: boolean }>;
-  return refs.filter((ref) => ref.controller === true && ref.kind === 'ApplicationSet' && ref.uid).map((ref) => ref.uid as string);
+  const owner = controllingApplicationSet(app as Pick<Application, 'metadata'>);
+  // Kubernetes allows one controller reference per object, so an Application is filed under one UID at most.
+  return owner?.uid ? [owner.uid] : [];
 }

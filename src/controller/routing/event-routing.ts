@@ -5,6 +5,7 @@ import { SECRET_TYPE_LABEL } from '../../model/secrets.js';
 import type { ControllerInformers } from './caches.js';
 import { clusterChangeConcerns, type SecretLabels } from './cluster-routing.js';
 import type { CacheName, Cause } from '../consistency/watermarks.js';
+import { controllingApplicationSet, type Application } from '../../model/objects.js';
 
 /** Wires watch events to ApplicationSet keys; handlers only map objects to keys and enqueue, never reconcile. */
 export interface EventRouting {
@@ -16,8 +17,7 @@ export interface EventRouting {
 
 /** The key of the ApplicationSet that controls `app`, if any. */
 function ownerKey(app: KubeObject): string | undefined {
-  const refs = (app.metadata?.ownerReferences ?? []) as Array<{ kind?: string; name?: string; controller?: boolean }>;
-  const owner = refs.find((ref) => ref.controller === true && ref.kind === 'ApplicationSet');
+  const owner = controllingApplicationSet(app as Pick<Application, 'metadata'>);
   return owner?.name && app.metadata?.namespace ? `${app.metadata.namespace}/${owner.name}` : undefined;
 }
 

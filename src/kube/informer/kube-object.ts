@@ -1,3 +1,5 @@
+import { keyOf } from '../../model/object-key.js';
+
 /** The parts of a Kubernetes object the watch layer relies on; everything else passes through untouched. */
 export interface KubeObject {
   apiVersion?: string;
@@ -20,11 +22,7 @@ export type Frozen<T> = T extends (infer E)[] ? ReadonlyArray<Frozen<E>> : T ext
 export function objectKey(object: KubeObject): string {
   const name = object.metadata?.name;
   if (!name) throw new Error(`object without metadata.name cannot be cached: ${JSON.stringify(object).slice(0, 200)}`);
-  const namespace = object.metadata?.namespace;
-  return namespace ? `${namespace}/${name}` : name;
+  return keyOf(object.metadata?.namespace, name);
 }
 
-/** The key of `name` in `namespace` (empty or undefined for cluster-scoped objects). */
-export function keyOf(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
-}
+export { keyOf };
