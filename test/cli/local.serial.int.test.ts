@@ -61,6 +61,7 @@ describe('appset local (the README main command)', () => {
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+      console.log(`appset local: push to Application in ${seconds.toFixed(2)} s`);
       assert.ok(seconds < 2, `the pushed folder's Application took ${seconds} s (the 3-minute poll, not the webhook?)\n${local.output()}`);
     } finally {
       local.stop();
