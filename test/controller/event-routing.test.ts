@@ -62,7 +62,12 @@ describe('event routing', () => {
     const { appsets, applications, enqueued } = setUp();
     appsets.fire('add', appset('list', []));
     const app = {
-      metadata: { namespace: 'argocd', name: 'a', resourceVersion: '77', ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'list', controller: true }] },
+      metadata: {
+        namespace: 'argocd',
+        name: 'a',
+        resourceVersion: '77',
+        ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'list', controller: true }],
+      },
     } as KubeObject;
     applications.fire('delete', app);
     assert.deepEqual(enqueued, [
