@@ -1,12 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-
-/** One ref a push moved, as the local Git server saw it. */
-export interface MovedRef {
-  readonly ref: string;
-  readonly before: string;
-  readonly after: string;
-}
+import type { PushedRef } from '../environment/local/git-http-server.js';
 
 /** Where a push webhook goes and how it is signed. */
 export interface PushWebhookTarget {
@@ -21,7 +15,7 @@ export interface PushWebhookTarget {
  * `X-Gitea-Signature`), so local mode exercises the same receiver a real forge reaches. Resolves with
  * the HTTP status of each delivery.
  */
-export async function sendPushWebhooks(target: PushWebhookTarget, repoUrl: string, refs: readonly MovedRef[]): Promise<number[]> {
+export async function sendPushWebhooks(target: PushWebhookTarget, repoUrl: string, refs: readonly PushedRef[]): Promise<number[]> {
   const statuses: number[] = [];
   for (const moved of refs) {
     const body = JSON.stringify({
