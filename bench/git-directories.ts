@@ -14,6 +14,7 @@ import { directoryPathParams, selectPaths, withPathParams } from '../src/generat
 import { folderBytes } from '../src/git/disk-budget.js';
 import { RepoCache } from '../src/git/repo-cache.js';
 import { BENCH_SHAPE, createMonorepo, shapeCounts } from './git-monorepo.js';
+import { noScmAccess } from '../src/scm/no-access.js';
 import { writeBenchResults } from './results-file.js';
 
 const FIRST_RUNS = 3;
@@ -26,7 +27,14 @@ const signal = new AbortController().signal;
 const registry = createGeneratorRegistry();
 
 function contextFor(git: RepoCache): GeneratorContext {
-  return { signal, log: pino({ level: 'silent' }), git, clusterSecrets: () => [], interpolate: (s) => s };
+  return {
+    signal,
+    log: pino({ level: 'silent' }),
+    git,
+    clusterSecrets: () => [],
+    scm: noScmAccess('no SCM providers in this benchmark'),
+    interpolate: (s) => s,
+  };
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {

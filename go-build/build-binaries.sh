@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Builds etcd, kube-apiserver with kube-controller-manager, and helm (for the chart tests) from their Go
-# modules into a version-keyed cache outside the repository, once per machine.
-#   build-binaries.sh [etcd] [kube] [helm]     the parts to build or find (none named: all three)
+# Builds etcd, kube-apiserver with kube-controller-manager, helm (for the chart tests) and Gitea (the Git
+# forge of the SCM provider and pull request tests) from their Go modules into a version-keyed cache
+# outside the repository, once per machine.
+#   build-binaries.sh [etcd] [kube] [helm] [gitea]     the parts to build or find (none named: all four)
 # Progress goes to stderr (every 20 s during a build); the last lines on stdout are KEY=path pairs of the
 # parts asked for, which the test environment reads.
 set -euo pipefail
 
-parts=" ${*:-etcd kube helm} "
+parts=" ${*:-etcd kube helm gitea} "
 for part in $parts; do
-  case $part in etcd | kube | helm) ;; *) echo "build-binaries: unknown part '$part' (etcd, kube or helm)" >&2; exit 2 ;; esac
+  case $part in etcd | kube | helm | gitea) ;; *) echo "build-binaries: unknown part '$part' (etcd, kube, helm or gitea)" >&2; exit 2 ;; esac
 done
 wanted() { [[ $parts == *" $1 "* ]]; }
 
@@ -16,6 +17,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 k8s_version=$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" {print $3}' "$here/kube-build/go.mod")
 etcd_version=$(awk '$1 == "require" && $2 == "go.etcd.io/etcd/server/v3" {print $3}' "$here/etcd-build/go.mod")
 helm_version=$(awk '$1 == "require" && $2 == "helm.sh/helm/v3" {print $3}' "$here/helm-build/go.mod")
+gitea_version=$(awk '$1 == "require" && $2 == "code.gitea.io/gitea" {print $3}' "$here/gitea-build/go.mod")
+[ -n "$gitea_version" ] || { echo "build-binaries: no code.gitea.io/gitea version in gitea-build/go.mod" >&2; exit 1; }
 [ -n "$helm_version" ] || { echo "build-binaries: no helm version in helm-build/go.mod" >&2; exit 1; }
 [ -n "$k8s_version" ] || { echo "build-binaries: no k8s.io/kubernetes version in kube-build/go.mod" >&2; exit 1; }
 [ -n "$etcd_version" ] || { echo "build-binaries: no etcd version in etcd-build/go.mod" >&2; exit 1; }
@@ -25,6 +28,7 @@ go_version=$(go env GOVERSION)
 kube_dir="$cache/kubernetes-$k8s_version-$go_version"
 etcd_dir="$cache/etcd-$etcd_version-$go_version"
 helm_dir="$cache/helm-$helm_version-$go_version"
+gitea_dir="$cache/gitea-$gitea_version-$go_version"
 
 log() { echo "build-binaries: $*" >&2; }
 
@@ -37,6 +41,7 @@ if ! flock -n 9; then
 fi
 
 # build_into DIR MODULE_DIR LDFLAGS PKG... builds each package into DIR, atomically, if DIR is missing.
+# GO_TAGS and CGO (default 0) apply to the build; AFTER_BUILD names a function run with the new folder.
 build_into() {
   local dir=$1 module_dir=$2 ldflags=$3; shift 3
   if [ -f "$dir/.complete" ]; then
@@ -50,7 +55,7 @@ build_into() {
     [ "$name" = v3 ] && name=etcd
     log "building $name from $pkg (a cold build takes minutes)"
     local start=$SECONDS next=$((SECONDS + 20))
-    (cd "$module_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$tmp/$name" "$pkg") &
+    (cd "$module_dir" && CGO_ENABLED=${CGO:-0} go build -trimpath -tags "${GO_TAGS:-}" -ldflags "$ldflags" -o "$tmp/$name" "$pkg") &
     local pid=$!
     # A cold build is minutes of Go's own silence: say which build runs and for how long.
     while kill -0 "$pid" 2>/dev/null; do
@@ -63,6 +68,7 @@ build_into() {
     wait "$pid" || { log "building $name failed after $((SECONDS - start)) s"; exit 1; }
     log "built $name in $((SECONDS - start)) s"
   done
+  if [ -n "${AFTER_BUILD:-}" ]; then "$AFTER_BUILD" "$tmp" "$module_dir"; fi
   touch "$tmp/.complete"
   rm -rf "$dir"; mkdir -p "$(dirname "$dir")"; mv "$tmp" "$dir"
 }
@@ -91,9 +97,23 @@ for pkg in helm.sh/helm/v3/pkg/chartutil helm.sh/helm/v3/pkg/lint/rules; do
 done
 if wanted helm; then build_into "$helm_dir" "$here/helm-build" "$helm_ldflags" helm.sh/helm/v3/cmd/helm; fi
 
+# Gitea with SQLite (cgo, so gcc) and no embedded assets: its locale, templates and public files are
+# copied from the module beside the binary, where STATIC_ROOT_PATH points.
+copy_gitea_assets() {
+  local gitea_src
+  gitea_src=$(cd "$2" && go list -m -f '{{.Dir}}' code.gitea.io/gitea)
+  cp -r "$gitea_src/options" "$gitea_src/templates" "$gitea_src/public" "$1/"
+  chmod -R u+w "$1"
+}
+if wanted gitea; then
+  CGO=1 GO_TAGS="sqlite sqlite_unlock_notify" AFTER_BUILD=copy_gitea_assets build_into "$gitea_dir" "$here/gitea-build" \
+    "-s -w -X main.Version=${gitea_version#v}" code.gitea.io/gitea
+fi
+
 if wanted etcd; then echo "ETCD_BIN=$etcd_dir/etcd"; fi
 if wanted kube; then
   echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
   echo "KUBE_CONTROLLER_MANAGER_BIN=$kube_dir/kube-controller-manager"
 fi
 if wanted helm; then echo "HELM_BIN=$helm_dir/helm"; fi
+if wanted gitea; then echo "GITEA_BIN=$gitea_dir/gitea"; fi

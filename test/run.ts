@@ -7,7 +7,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePrerequisites, extendProcessPath, MissingPrerequisitesError } from '../src/environment/ensure-prerequisites.js';
 import { processSurroundings, TEST_PREREQUISITES } from '../src/environment/prerequisites.js';
-import { BinaryBuildError, buildParts, type BinaryPart } from '../src/environment/local/binaries.js';
+import { BinaryBuildError, buildParts, reported, type BinaryPart } from '../src/environment/local/binaries.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
 
@@ -74,6 +74,10 @@ async function main(): Promise<number> {
     return 1;
   }
   const needsEnvironment = files.some((f) => f.endsWith('.int.test.js'));
+  const needsHelm = files.some((f) => f.includes(`${sep}chart${sep}`));
+  // The forge (Gitea) tests are the integration tests of test/scm/.
+  const needsGitea = files.some((f) => f.endsWith('.int.test.js') && f.includes(`${sep}scm${sep}`));
+  let giteaBinary: string | undefined;
   const started = performance.now();
   let environment: TestEnvironment | undefined;
   if (needsEnvironment) {
@@ -81,16 +85,17 @@ async function main(): Promise<number> {
     extendProcessPath(
       ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }),
     );
-    // Every Go-built part up front (helm only for the chart tests), with progress, not inside a test's timeout.
-    const parts: BinaryPart[] = ['etcd', 'kube', ...(files.some((f) => f.includes(`${sep}chart${sep}`)) ? (['helm'] as const) : [])];
+    // Every Go-built part up front (helm only for the chart tests, Gitea for the forge tests), with progress, not inside a test's timeout.
+    const parts: BinaryPart[] = ['etcd', 'kube', ...(needsHelm ? (['helm'] as const) : []), ...(needsGitea ? (['gitea'] as const) : [])];
     const buildStarted = performance.now();
-    await buildParts(parts);
+    const built = await buildParts(parts);
+    giteaBinary = needsGitea ? reported(built, 'GITEA_BIN') : undefined;
     console.error(`run-tests: ${parts.join(', ')} built or cached in ${seconds(buildStarted)} s`);
   }
   const env = { ...process.env };
   if (needsEnvironment) {
-    console.error('run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git)');
-    environment = await TestEnvironment.start();
+    console.error(`run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git${giteaBinary ? ', gitea' : ''})`);
+    environment = await TestEnvironment.start(giteaBinary ? { giteaBinary } : {});
     env[ENV_INFO_VARIABLE] = environment.writeInfoFile();
     const steps = Object.entries(environment.timings)
       .map(([step, s]) => `${step} ${s}s`)

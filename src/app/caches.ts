@@ -1,6 +1,14 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { GIT_REPO_INDEX, gitReposOf, OWNER_UID_INDEX, ownerUidsOf, type ControllerInformers } from '../controller/routing/caches.js';
+import {
+  GIT_REPO_INDEX,
+  gitReposOf,
+  OWNER_UID_INDEX,
+  ownerUidsOf,
+  SCM_EVENT_INDEX,
+  scmEventKeysOf,
+  type ControllerInformers,
+} from '../controller/routing/caches.js';
 import { KNOWN_HOSTS_CONFIGMAP } from '../git/ssh-transport.js';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../kube/informer/index.js';
 import type { KubeTransport } from '../kube/transport/transport.js';
@@ -25,13 +33,13 @@ export function startControllerInformers(transport: KubeTransport, scope: Inform
     ...common,
     path: within('applicationsets'),
     resyncMs: scope.resyncMs,
-    indexers: { [GIT_REPO_INDEX]: gitReposOf },
+    indexers: { [GIT_REPO_INDEX]: gitReposOf, [SCM_EVENT_INDEX]: scmEventKeysOf },
   });
   const applications = createInformer<KubeObject>({ ...common, path: within('applications'), indexers: { [OWNER_UID_INDEX]: ownerUidsOf } });
   const secrets = createInformer<KubeObject>({
     ...common,
     path: `/api/v1/namespaces/${scope.namespace}/secrets`,
-    labelSelector: `${SECRET_TYPE_LABEL} in (cluster,repository,repo-creds)`,
+    labelSelector: `${SECRET_TYPE_LABEL} in (cluster,repository,repo-creds,scm-creds)`,
   });
   const projects = createInformer<KubeObject>({ ...common, path: `${APPS}/namespaces/${scope.namespace}/appprojects` });
   const webhookSecret = scope.webhookSecretName

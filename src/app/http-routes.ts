@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ControllerConfig } from '../config/controller-config.js';
 import type { ControllerInformers } from '../controller/routing/caches.js';
-import { routePush } from '../controller/routing/webhook-routing.js';
+import { routePush, routeScmChange } from '../controller/routing/webhook-routing.js';
+import { scmEventKeys } from '../model/scm-event.js';
 import { startOperationsServer, type OperationsServer } from '../server/http-server.js';
 import { webhookSecretsFrom } from '../server/webhook/providers.js';
 import { createWebhookHandler } from '../server/webhook/webhook-handler.js';
@@ -35,6 +36,11 @@ export function startHttpRoutes(parts: RouteParts): Promise<OperationsServer> {
           // Counted before anything is enqueued: whichever replica runs a woken key then reads refs after this push.
           await shared.pushEpochs.advance(push.repoURLs);
           return routePush(push, informers.applicationSets.store, pipeline.enqueue, parts.namespaceAllowed);
+        },
+        onScmChange: async (change) => {
+          // As for pushes: shared listings fetched before this event are not served to the keys it wakes, on any replica.
+          await shared.pushEpochs.advance(scmEventKeys(change));
+          return routeScmChange(change, informers.applicationSets.store, pipeline.enqueue, parts.namespaceAllowed);
         },
         log,
         metrics: { requests: observers.metrics.webhookRequests, enqueuedPerPush: observers.metrics.webhookEnqueuedPerPush },

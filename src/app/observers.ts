@@ -4,6 +4,7 @@ import type { ExecutionResult } from '../controller/write/execute-plan.js';
 import type { ReconcileResult } from '../controller/reconcile/runner.js';
 import { countApplicationWrites } from '../controller/write/write-metrics.js';
 import type { GitReader } from '../git/git-reader.js';
+import type { ApiRequestRecord } from '../scm/http/api-client.js';
 import type { WorkQueue } from '../queue/work-queue.js';
 import { createControllerMetrics, type ControllerMetrics } from '../server/metrics.js';
 import { splitKey } from '../model/object-key.js';
@@ -15,6 +16,7 @@ export interface Observers {
   readonly metrics: ControllerMetrics;
   readonly gitRequest: (repoURL: string, type: string) => void;
   readonly gitOperation: (operation: keyof GitReader, seconds: number) => void;
+  readonly scmRequest: (record: ApiRequestRecord) => void;
   readonly generator: (generator: string, seconds: number) => void;
   readonly writes: (result: ExecutionResult) => void;
   readonly queueAdd: () => void;
@@ -35,6 +37,7 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     metrics,
     gitRequest: (repoURL, type) => metrics.gitRequests.inc({ repo: repoURL, request_type: type }),
     gitOperation: (operation, seconds) => metrics.gitSeconds.observe({ operation }, seconds),
+    scmRequest: ({ status, notModified }) => metrics.scmRequests.inc({ result: notModified ? 'not_modified' : status >= 200 && status < 300 ? 'ok' : 'error' }),
     generator: (generator, seconds) => metrics.generatorSeconds.observe({ generator }, seconds),
     writes: countApplicationWrites(metrics.applicationWrites),
     queueAdd: () => metrics.queueAdds.inc(),

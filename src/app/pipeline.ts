@@ -25,6 +25,7 @@ import { TemplateEngine } from '../templating/engine.js';
 import { secretsOfType, versionOf } from './caches.js';
 import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
+import { createReplicaScm } from './scm.js';
 import { splitKey } from '../model/object-key.js';
 
 /** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
@@ -101,6 +102,14 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     pushEpochs: shared.pushEpochs,
   });
   const tenantRepoAllowances = { allowFile: config.allowLocalRepos, allowLoopback: config.allowLocalRepos, allowLinkLocal: false };
+  const scm = createReplicaScm({
+    config,
+    transport,
+    secrets: () => secretsOfType(informers, 'scm-creds', 'repository', 'repo-creds'),
+    eventCounter: (key) => shared.pushEpochs.current(key),
+    tenantAllowances: tenantRepoAllowances,
+    onRequest: observers.scmRequest,
+  });
   return {
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
@@ -108,6 +117,8 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     git: timedGitReader(git, observers.gitOperation),
     tenantGit: (tenant) => timedGitReader(git.forAccess(tenantRepoAccess(tenant.projectName, tenantRepoAllowances)), observers.gitOperation),
     observeGenerator: observers.generator,
+    scm: scm.platform,
+    tenantScm: (tenant) => scm.forTenant(tenant.projectName),
     engine,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
     writer: createApplicationWriter(transport, { dryRun: config.dryRun }),

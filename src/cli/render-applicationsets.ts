@@ -13,6 +13,12 @@ import { RepoCache } from '../git/repo-cache.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { renderApplicationSet } from '../templating/render-applicationset.js';
 import type { GeneratedApplication } from '../model/applicationset-types.js';
+import type { ScmAccess } from '../scm/access.js';
+import { GitHubAppTokens } from '../scm/github-app.js';
+import { createScmAccess } from '../scm/scm-access.js';
+import { SharedAnswers } from '../scm/shared-answers.js';
+import { platformScmPolicy } from '../tenancy/scm-policy.js';
+import { secretTypeOf } from '../model/secrets.js';
 import { AppsetError } from '../model/errors.js';
 
 /** What `appset render` reads. */
@@ -95,6 +101,7 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
     git: mappedGit(new RepoCache({ root: cacheRoot }), input.repos),
     engine: new TemplateEngine(),
     clusterSecrets: () => input.clusters,
+    scm: renderScmAccess(input.clusters),
   };
   const log = pino({ level: 'silent' });
   try {
@@ -113,4 +120,20 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
   } finally {
     rmSync(cacheRoot, { recursive: true, force: true });
   }
+}
+
+/**
+ * The SCM access of `appset render`: the platform's rules, credentials from the SCM Secrets in the
+ * `--clusters` file (so a pull request or SCM provider generator lists what the controller would list).
+ */
+function renderScmAccess(secrets: readonly V1Secret[]): ScmAccess {
+  const scmSecrets = secrets.filter((s) => ['scm-creds', 'repository', 'repo-creds'].includes(secretTypeOf(s) ?? ''));
+  return createScmAccess({
+    policy: platformScmPolicy({ enabled: true, allowedApiUrls: [] }),
+    secrets: () => scmSecrets,
+    namespace: '(the --clusters file)',
+    configMapValue: () => Promise.resolve(undefined),
+    answers: new SharedAnswers(() => Promise.resolve(0), { reuseMs: 60_000 }),
+    githubApps: new GitHubAppTokens(),
+  });
 }

@@ -42,13 +42,14 @@ const sshd: Prerequisite = {
   onlyAt: '/usr/sbin/sshd',
 };
 const sshKeygen: Prerequisite = { program: 'ssh-keygen', why: 'makes the keys of the SSH credential tests', debianPackage: 'openssh-client' };
+const gcc: Prerequisite = { program: 'gcc', why: "compiles Gitea's SQLite driver (cgo) for the SCM provider and pull request tests", debianPackage: 'gcc' };
 const ssh: Prerequisite = { program: 'ssh', why: 'carries Git over SSH in the SSH credential tests', debianPackage: 'openssh-client' };
 
 /** What `appset local` runs: the local cluster, Redis and a Git server. */
 export const LOCAL_PREREQUISITES: readonly Prerequisite[] = [git, gitHttpBackend, redis, flock, go];
 
-/** What the whole test suite runs: everything of local mode and an SSH server for the credential tests. */
-export const TEST_PREREQUISITES: readonly Prerequisite[] = [...LOCAL_PREREQUISITES, sshd, sshKeygen, ssh];
+/** What the whole test suite runs: everything of local mode, an SSH server for the credential tests and a C compiler for Gitea. */
+export const TEST_PREREQUISITES: readonly Prerequisite[] = [...LOCAL_PREREQUISITES, sshd, sshKeygen, ssh, gcc];
 
 /** Where programs are looked for, and who is asking; injected so tests can take things away. */
 export interface Surroundings {

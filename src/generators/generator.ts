@@ -2,6 +2,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { GitReader } from '../git/git-reader.js';
 import type { ParamSet } from '../model/params.js';
+import type { ScmAccess } from '../scm/access.js';
 
 /** Options of one {@link Interpolate} call. */
 export interface InterpolateOptions {
@@ -34,6 +35,8 @@ export interface GeneratorContext {
    * informer store; the clusters generator keeps those labelled as Argo CD cluster Secrets.
    */
   clusterSecrets(): readonly V1Secret[];
+  /** SCM provider APIs, under this ApplicationSet's credential and address rules (pull request and SCM provider generators). */
+  scm: ScmAccess;
   interpolate: Interpolate;
 }
 

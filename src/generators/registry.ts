@@ -4,13 +4,17 @@ import { clustersGenerator } from './clusters.js';
 import { gitGenerator } from './git.js';
 import { matchesSelector, parseLabelSelector } from './label-selector.js';
 import { listGenerator } from './list.js';
+import { createPullRequestGenerator } from './pull-request/generator.js';
+import { PULL_REQUEST_PROVIDERS } from './pull-request/providers/index.js';
+import { createScmProviderGenerator } from './scm-provider/generator.js';
+import { REPOSITORY_PROVIDERS } from './scm-provider/providers/index.js';
 import { createMatrixGenerator } from './matrix.js';
 import { createMergeGenerator } from './merge.js';
 import { flattenParams } from './params.js';
 import { GeneratorSpecError, readObject } from './spec-reading.js';
 
 /** Argo CD generators this controller does not implement; named in the error instead of "unknown". */
-const NOT_SUPPORTED = new Set(['scmProvider', 'pullRequest', 'plugin', 'clusterDecisionResource']);
+const NOT_SUPPORTED = new Set(['plugin', 'clusterDecisionResource']);
 
 /** One `generators[]` entry split into its generator, that generator's spec and the post-selector. */
 export interface GeneratorEntry {
@@ -64,9 +68,10 @@ export class GeneratorRegistry {
   }
 }
 
-/** The registry with every generator this controller implements: list, clusters, git, matrix, merge. */
+/** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, matrix, merge. */
 export function createGeneratorRegistry(): GeneratorRegistry {
   const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(gitGenerator);
+  registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS));
   return registry.register(createMatrixGenerator(registry)).register(createMergeGenerator(registry));
 }
 

@@ -18,7 +18,7 @@ export function awaitChange(): Action {
  * waits for the ApplicationSet to change instead of backing off.
  */
 export class TerminalError extends AppsetError {
-  override readonly name = 'TerminalError';
+  override readonly name: string = 'TerminalError';
   /**
    * When set, the key still runs again after this long: a refusal that depends on what the generators
    * read (the deletion guard, a conflict) is reconsidered at their requeue interval, not only on a change.

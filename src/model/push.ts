@@ -1,5 +1,5 @@
-/** The Git hosting providers whose push webhooks are understood. */
-export type Provider = 'github' | 'gitlab' | 'gitea' | 'bitbucket' | 'bitbucket-server';
+/** The Git hosting providers whose webhooks are understood (Azure DevOps for pull requests only, not pushes). */
+export type Provider = 'github' | 'gitlab' | 'gitea' | 'bitbucket' | 'bitbucket-server' | 'azuredevops';
 
 /** What a push changed: which repository (under every URL the payload gives) and which branches or tags. */
 export interface PushEvent {

@@ -1,10 +1,10 @@
 import type { V1Secret } from '@kubernetes/client-node';
 
-/** Label Argo CD puts on its cluster, repository and credential-template Secrets. */
+/** Label Argo CD puts on its cluster, repository, credential-template and SCM credential Secrets. */
 export const SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 
 /** The values of {@link SECRET_TYPE_LABEL} this controller reads. */
-export type SecretType = 'cluster' | 'repository' | 'repo-creds';
+export type SecretType = 'cluster' | 'repository' | 'repo-creds' | 'scm-creds';
 
 /**
  * Label on a repository or repo-creds Secret of the controller's namespace that lets every tenant project
@@ -15,7 +15,7 @@ export const SHARED_CREDENTIALS_LABEL = 'appset-controller.io/shared-credentials
 /** The Argo CD type of a Secret, from its {@link SECRET_TYPE_LABEL}; undefined for any other Secret. */
 export function secretTypeOf(secret: V1Secret): SecretType | undefined {
   const type = secret.metadata?.labels?.[SECRET_TYPE_LABEL];
-  return type === 'cluster' || type === 'repository' || type === 'repo-creds' ? type : undefined;
+  return type === 'cluster' || type === 'repository' || type === 'repo-creds' || type === 'scm-creds' ? type : undefined;
 }
 
 /** Reads one key of a Secret, from `data` (base64) or `stringData`. */

@@ -34,6 +34,8 @@ export interface ControllerMetrics {
   readonly gitSeconds: Histogram<'operation'>;
   /** Git processes that reached a remote, by repository URL and type (`ls-remote`, `fetch`); Argo CD's repo-server name. */
   readonly gitRequests: Counter<'repo' | 'request_type'>;
+  /** SCM provider API requests by outcome (`ok`, `not_modified`, `error`); no host label, as tenants may choose hosts. */
+  readonly scmRequests: Counter<'result'>;
   readonly queueAdds: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
@@ -114,6 +116,12 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       name: 'argocd_git_request_total',
       help: 'Git requests that reached a remote, by repository and type (ls-remote, fetch).',
       labelNames: ['repo', 'request_type'],
+      registers,
+    }),
+    scmRequests: new Counter({
+      name: 'appset_scm_requests_total',
+      help: 'SCM provider API requests sent, by result (ok, not_modified: a conditional request answered 304, error).',
+      labelNames: ['result'],
       registers,
     }),
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),

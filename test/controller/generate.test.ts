@@ -5,6 +5,7 @@ import { generate } from '../../src/controller/reconcile/generate.js';
 import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import type { GitReader } from '../../src/git/git-reader.js';
+import { noScmAccess } from '../../src/scm/no-access.js';
 import { TemplateEngine } from '../../src/templating/engine.js';
 
 const noGit = {} as GitReader;
@@ -26,6 +27,7 @@ describe('generate: durations for the metrics', () => {
       git: noGit,
       engine: new TemplateEngine(),
       clusterSecrets: () => [],
+      scm: noScmAccess('no SCM provider in this test'),
       observeGenerator: (name: string) => observed.push(name),
     };
     const signal = new AbortController().signal;

@@ -13,6 +13,7 @@ import type { GitReader } from '../../src/git/git-reader.js';
 import type { KubeObject } from '../../src/kube/informer/index.js';
 import { Store } from '../../src/kube/informer/store.js';
 import type { Application } from '../../src/model/objects.js';
+import { noScmAccess } from '../../src/scm/no-access.js';
 import { TemplateEngine } from '../../src/templating/engine.js';
 
 /** Records `item` and resolves: a writer that remembers what it was asked to write. */
@@ -68,6 +69,8 @@ function harness(objects: KubeObject[]) {
     registry: createGeneratorRegistry(),
     git: noGit,
     tenantGit: () => noGit,
+    scm: noScmAccess('no SCM provider in this test'),
+    tenantScm: () => noScmAccess('no SCM provider in this test'),
     engine: new TemplateEngine(),
     clusterSecrets: () => [],
     writer: { apply: (app) => pushed(applied, app), delete: () => Promise.resolve() },

@@ -60,7 +60,7 @@ describe('prerequisites', () => {
   });
 
   it('installs the Debian packages as root with apt-get, saying what and why, then finds them', () => {
-    const bin = fakeBin(['git', 'flock', 'go', 'apt-get']);
+    const bin = fakeBin(['git', 'flock', 'go', 'gcc', 'apt-get']);
     const said: string[] = [];
     const asked: string[][] = [];
     ensurePrerequisites(

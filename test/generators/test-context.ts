@@ -5,6 +5,8 @@ import { pino } from 'pino';
 import type { ParamSet } from '../../src/model/params.js';
 import type { GitReader } from '../../src/git/git-reader.js';
 import type { GeneratorContext, InterpolateOptions } from '../../src/generators/generator.js';
+import type { ScmAccess } from '../../src/scm/access.js';
+import { noScmAccess } from '../../src/scm/no-access.js';
 import { paramAt } from '../../src/generators/params.js';
 
 /**
@@ -28,13 +30,14 @@ export const noGit: GitReader = {
   readFile: () => Promise.reject(new Error('git used unexpectedly')),
 };
 
-/** A context with a silent logger and the given Git reader and Secrets. */
-export function testContext(options: { git?: GitReader; secrets?: readonly V1Secret[]; signal?: AbortSignal } = {}): GeneratorContext {
+/** A context with a silent logger and the given Git reader, Secrets and SCM access (default: none reachable). */
+export function testContext(options: { git?: GitReader; secrets?: readonly V1Secret[]; signal?: AbortSignal; scm?: ScmAccess } = {}): GeneratorContext {
   return {
     signal: options.signal ?? new AbortController().signal,
     log: pino({ level: 'silent' }),
     git: options.git ?? noGit,
     clusterSecrets: () => options.secrets ?? [],
+    scm: options.scm ?? noScmAccess('no SCM provider in this test'),
     interpolate: fastTemplate,
   };
 }

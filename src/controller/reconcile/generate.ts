@@ -1,6 +1,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { GitReader } from '../../git/git-reader.js';
+import type { ScmAccess } from '../../scm/access.js';
 import type { Interpolate } from '../../generators/generator.js';
 import type { GeneratorRegistry } from '../../generators/registry.js';
 import type { GeneratorOutput } from '../../model/applicationset-types.js';
@@ -16,6 +17,8 @@ export interface GenerateDeps {
   readonly engine: TemplateEngine;
   /** Cluster Secrets this ApplicationSet may see. */
   readonly clusterSecrets: () => readonly V1Secret[];
+  /** SCM provider APIs under this ApplicationSet's rules (the platform's, or its tenant's). */
+  readonly scm: ScmAccess;
   /** Receives each top-level generator entry's run time in seconds, by generator name (failed runs too). */
   readonly observeGenerator?: (generator: string, seconds: number) => void;
 }
@@ -31,7 +34,7 @@ export interface Generated {
  * "these Applications are gone" and delete the rest.
  */
 export async function generate(appset: ApplicationSetObject, deps: GenerateDeps, signal: AbortSignal, log: Logger): Promise<Generated> {
-  const ctx = { signal, log, git: deps.git, clusterSecrets: deps.clusterSecrets, interpolate: interpolatorFor(appset, deps.engine) };
+  const ctx = { signal, log, git: deps.git, clusterSecrets: deps.clusterSecrets, scm: deps.scm, interpolate: interpolatorFor(appset, deps.engine) };
   const outputs: GeneratorOutput[] = [];
   const intervals: Array<number | undefined> = [];
   for (const [generatorIndex, entry] of appset.spec.generators.entries()) {

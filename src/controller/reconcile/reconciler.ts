@@ -21,6 +21,7 @@ import { asReconcileFailure, ReconcileFailure } from './failure.js';
 import { OWNER_UID_INDEX } from '../routing/caches.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { GitReader } from '../../git/git-reader.js';
+import type { ScmAccess } from '../../scm/access.js';
 import { isClusterPermitted } from '../../tenancy/project.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
@@ -47,6 +48,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly tenantRepoAllowances?: RepoUrlAllowances;
   /** The Git reader of one tenant: only its project's (or shared) credentials, only addresses it may reach. */
   readonly tenantGit: (tenant: TenantContext) => GitReader;
+  /** The SCM provider access of one tenant: only its project's (or shared) Secrets, only hosts and addresses it may reach. */
+  readonly tenantScm: (tenant: TenantContext) => ScmAccess;
   /** Application quotas of tenant namespaces (none when absent). */
   readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
@@ -143,6 +146,7 @@ function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps
   return {
     ...deps,
     git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
+    scm: deps.tenantScm(tenant),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
   };
 }

@@ -8,8 +8,8 @@ export interface Binaries {
   kubeControllerManager: string;
 }
 
-/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, and helm. */
-export type BinaryPart = 'etcd' | 'kube' | 'helm';
+/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, helm, and Gitea. */
+export type BinaryPart = 'etcd' | 'kube' | 'helm' | 'gitea';
 
 /** A Go build failed; the build script already printed why on stderr, so the message only says which. */
 export class BinaryBuildError extends Error {

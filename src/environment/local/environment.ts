@@ -7,6 +7,7 @@ import { createKubeTransport } from '../../kube/transport/transport.js';
 import { ensureBinaries } from './binaries.js';
 import { startEtcd, type EtcdServer } from './etcd.js';
 import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
+import { startGitea, type GiteaServer } from './gitea.js';
 import { startKubeApiServer, type KubeApiServer } from './kube-apiserver.js';
 import { startKubeControllerManager, type KubeControllerManager } from './kube-controller-manager.js';
 import { killManagedProcessesOnExit } from './cleanup.js';
@@ -26,6 +27,8 @@ export interface TestEnvironmentInfo {
   gitHttpBaseUrl: string;
   gitUsername: string;
   gitPassword: string;
+  /** The Gitea forge, when the environment was started with one (the SCM provider and pull request tests). */
+  gitea?: { url: string; adminUser: string; adminPassword: string; adminToken: string };
 }
 
 /** Seconds each start-up step took, for the run summary. */
@@ -33,7 +36,7 @@ export type StartupTimings = Record<string, number>;
 
 /**
  * The real test environment: etcd, kube-apiserver, kube-controller-manager, Redis and a Git HTTP server,
- * with the project's CRDs installed. Tests restart parts through the `process` of each.
+ * optionally Gitea, with the project's CRDs installed. Tests restart parts through the `process` of each.
  */
 export class TestEnvironment {
   private constructor(
@@ -44,13 +47,15 @@ export class TestEnvironment {
     readonly redis: RedisServer,
     readonly git: GitHttpServer,
     readonly timings: StartupTimings,
+    readonly gitea: GiteaServer | undefined,
   ) {}
 
   /**
    * Builds missing binaries, starts every part and installs the CRDs. Fails loudly if any part fails.
    * `exitOnSignals: false` leaves SIGINT and SIGTERM to the caller (the servers still die with the process).
+   * `giteaBinary` also starts Gitea (built by `build-binaries.sh gitea`).
    */
-  static async start(options: { exitOnSignals?: boolean } = {}): Promise<TestEnvironment> {
+  static async start(options: { exitOnSignals?: boolean; giteaBinary?: string } = {}): Promise<TestEnvironment> {
     killManagedProcessesOnExit(options.exitOnSignals ?? true);
     reapStaleRuns();
     const timings: StartupTimings = {};
@@ -63,17 +68,19 @@ export class TestEnvironment {
     const binaries = await timed('binaries', ensureBinaries);
     const run = createRunDir();
     try {
-      const [etcd, redis, git] = await Promise.all([
+      const giteaBinary = options.giteaBinary;
+      const [etcd, redis, git, gitea] = await Promise.all([
         timed('etcd', () => startEtcd(binaries.etcd, run)),
         timed('redis', () => startRedis(run)),
         timed('git', () => startGitHttpServer(join(run.root, 'git'), { username: 'tester', password: randomBytes(12).toString('hex') })),
+        giteaBinary ? timed('gitea', () => startGitea(giteaBinary, run)) : Promise.resolve(undefined),
       ]);
       const apiServer = await timed('kube-apiserver', () => startKubeApiServer(binaries.kubeApiserver, etcd.clientUrl, run));
       const [controllerManager] = await Promise.all([
         timed('kube-controller-manager', () => startKubeControllerManager(binaries.kubeControllerManager, apiServer.kubeconfigPath, run)),
         timed('crds', () => installCrds(createKubeTransport(loadKubeConfig(apiServer.kubeconfigPath)))),
       ]);
-      return new TestEnvironment(run, etcd, apiServer, controllerManager, redis, git, timings);
+      return new TestEnvironment(run, etcd, apiServer, controllerManager, redis, git, timings, gitea);
     } catch (error) {
       killAllManagedProcesses();
       throw error;
@@ -93,6 +100,9 @@ export class TestEnvironment {
       gitHttpBaseUrl: this.git.baseUrl,
       gitUsername: this.git.credentials.username,
       gitPassword: this.git.credentials.password,
+      ...(this.gitea
+        ? { gitea: { url: this.gitea.url, adminUser: this.gitea.adminUser, adminPassword: this.gitea.adminPassword, adminToken: this.gitea.adminToken } }
+        : {}),
     };
   }
 
@@ -108,7 +118,7 @@ export class TestEnvironment {
     await this.git.close();
     await this.controllerManager.process.stop();
     await this.apiServer.process.stop();
-    await Promise.all([this.etcd.process.stop(), this.redis.process.stop()]);
+    await Promise.all([this.etcd.process.stop(), this.redis.process.stop(), this.gitea?.process.stop()]);
     if (!keep) rmSync(this.run.root, { recursive: true, force: true });
   }
 }

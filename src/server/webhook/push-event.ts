@@ -8,6 +8,8 @@ const PUSH_EVENTS: Readonly<Record<Provider, readonly string[]>> = {
   gitlab: ['Push Hook', 'Tag Push Hook'],
   bitbucket: ['repo:push'],
   'bitbucket-server': ['repo:refs_changed'],
+  // Azure DevOps `git.push` is not handled: its webhooks are received for pull requests only.
+  azuredevops: [],
 };
 
 /** True if `event` is a push of `provider`. */
@@ -23,6 +25,7 @@ const present = (values: Array<string | undefined>): string[] => [...new Set(val
 
 /** Reads a push payload of `provider`; a payload without a repository URL or ref is a 400. */
 export function parsePushEvent(provider: Provider, payload: unknown): PushEvent {
+  if (provider === 'azuredevops') throw new WebhookRejection(400, 'azuredevops push webhooks are not supported');
   const body = obj(payload);
   const event =
     provider === 'bitbucket'

@@ -4,6 +4,8 @@ import type { Counter, Histogram } from 'prom-client';
 import { detectProvider, verifyRequest, WebhookRejection, type WebhookSecrets } from './providers.js';
 import type { PushEvent } from '../../model/push.js';
 import { isPushEvent, parsePushEvent } from './push-event.js';
+import type { ScmChangeEvent } from '../../model/scm-event.js';
+import { isScmChangeEvent, parseScmChangeEvent } from './scm-event.js';
 import { SourceRateLimiter } from './rate-limiter.js';
 
 /** What the webhook receiver needs. */
@@ -12,6 +14,8 @@ export interface WebhookHandlerOptions {
   secrets: () => WebhookSecrets;
   /** Enqueues the ApplicationSets a push affects and returns how many. */
   onPush: (push: PushEvent) => Promise<number>;
+  /** Enqueues the ApplicationSets a pull request or repository change affects (pull request and SCM provider generators). */
+  onScmChange?: (change: ScmChangeEvent) => Promise<number>;
   log: Logger;
   /** Largest accepted body; GitHub caps its payloads at 25 MB. */
   maxBodyBytes?: number;
@@ -37,11 +41,28 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
     if (body === 'too-large') return answer(res, 413, { error: `webhook body is larger than ${maxBodyBytes} bytes` }, provider, 'too-large');
     try {
       const request = verifyRequest(req.headers, body, options.secrets());
-      if (!isPushEvent(request.provider, request.event)) return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
-      const push = parsePushEvent(request.provider, parseJson(body));
-      const enqueued = await options.onPush(push);
+      const isPush = isPushEvent(request.provider, request.event);
+      if (!isPush && !isScmChangeEvent(request.provider, request.event, parseJsonQuietly(body)))
+        return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
+      const payload = parseJson(body);
+      // A push is checked as a push first (a payload without ref or repository is a 400), then also read as a repository change.
+      const push = isPush ? parsePushEvent(request.provider, payload) : undefined;
+      const change = options.onScmChange ? parseScmChangeEvent(request.provider, request.event, payload) : undefined;
+      if (!push && !change) return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
+      let enqueued = 0;
+      if (push) {
+        enqueued += await options.onPush(push);
+        options.log.info({ provider: push.provider, repoURLs: push.repoURLs, revisions: push.revisions, enqueued }, 'webhook push');
+      }
+      if (change && options.onScmChange) {
+        const woken = await options.onScmChange(change);
+        enqueued += woken;
+        options.log.info(
+          { provider: change.provider, kind: change.kind, owner: change.owner, repo: change.repo, action: change.action, enqueued: woken },
+          'webhook change',
+        );
+      }
       options.metrics?.enqueuedPerPush.observe(enqueued);
-      options.log.info({ provider: push.provider, repoURLs: push.repoURLs, revisions: push.revisions, enqueued }, 'webhook push');
       return answer(res, 202, { enqueued }, request.provider, 'accepted');
     } catch (error) {
       if (!(error instanceof WebhookRejection)) throw error;
@@ -49,6 +70,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
       return answer(res, error.status, { error: error.message }, provider, error.status === 401 ? 'unauthorized' : 'bad-request');
     }
   };
+}
+
+/** The body as JSON, or undefined: only Azure DevOps names its event in the body, and a bad body is refused later. */
+function parseJsonQuietly(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(body: Buffer): unknown {

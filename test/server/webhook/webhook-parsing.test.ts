@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gitTargets } from '../../../src/model/git-targets.js';
-import { shortRevision, type Provider } from '../../../src/model/push.js';
+import { shortRevision } from '../../../src/model/push.js';
 import { verifyRequest, WebhookRejection } from '../../../src/server/webhook/providers.js';
 import { parsePushEvent } from '../../../src/server/webhook/push-event.js';
 import { pushAffects } from '../../../src/model/push-matching.js';
@@ -10,7 +10,7 @@ import { payloads, signedHeaders } from './payloads.js';
 
 const secret = 's3cr3t-Token';
 const secrets = { github: secret, gitlab: secret, gitea: secret, bitbucket: secret, 'bitbucket-server': secret };
-const providers = Object.keys(payloads) as Provider[];
+const providers = Object.keys(payloads) as Array<keyof typeof payloads>;
 
 describe('webhook verification', () => {
   for (const provider of providers) {

@@ -1,0 +1,53 @@
+import type { ScmAccess } from '../scm/access.js';
+import { GeneratorSpecError } from './spec-reading.js';
+
+/** How long one shared provider listing may run, whoever asked first (callers still stop at their own signal). */
+const SHARED_LOAD_TIMEOUT_MS = 120_000;
+
+/** The webhook provider name (as events name it) of each spec key of the two SCM generators. */
+export const EVENT_PROVIDER: Readonly<Record<string, string>> = {
+  github: 'github',
+  gitlab: 'gitlab',
+  gitea: 'gitea',
+  bitbucketServer: 'bitbucket-server',
+  bitbucket: 'bitbucket',
+  azuredevops: 'azuredevops',
+  azureDevOps: 'azuredevops',
+};
+
+/** The default requeue of both SCM generators, as Argo CD: 30 minutes. */
+export const DEFAULT_SCM_REQUEUE_MS = 30 * 60_000;
+
+/**
+ * Asks a shared question: the load runs under its own time limit, not under the first caller's signal,
+ * because other callers may be waiting on it; each caller stops waiting when its own signal aborts.
+ */
+export function askShared<T>(scm: ScmAccess, question: string, eventKey: string, signal: AbortSignal, load: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const shared = scm.share(question, eventKey, () => load(AbortSignal.timeout(SHARED_LOAD_TIMEOUT_MS)));
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The one provider key of a generator spec among `known`; `refused` names providers that are Argo CD's but not implemented. */
+export function pickProvider(
+  body: Record<string, unknown>,
+  known: readonly string[],
+  common: readonly string[],
+  field: string,
+  refused: Readonly<Record<string, string>> = {},
+): string {
+  for (const key of Object.keys(body)) {
+    if (body[key] === undefined || body[key] === null) continue;
+    if (refused[key]) throw new GeneratorSpecError(`${field}.${key}`, refused[key]);
+    if (!known.includes(key) && !common.includes(key))
+      throw new GeneratorSpecError(`${field}.${key}`, `unknown field; known: ${[...known, ...common].join(', ')}`);
+  }
+  const named = known.filter((key) => body[key] !== undefined && body[key] !== null);
+  if (named.length !== 1)
+    throw new GeneratorSpecError(field, `must name exactly one provider (${known.join(', ')}), found ${named.length === 0 ? 'none' : named.join(', ')}`);
+  return named[0] as string;
+}
