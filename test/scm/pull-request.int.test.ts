@@ -171,4 +171,27 @@ describe('pullRequest generator against Gitea (webhooks from Gitea itself)', () 
     await until('the pull request into main', async () => (await names('gopr-')).includes('gopr-late-4'));
     assert.doesNotMatch(await names('gopr-'), /hotfix/);
   });
+
+  it('a provider error (a revoked token: 401) is reported and deletes nothing', async () => {
+    const core = kc.makeApiClient(CoreV1Api);
+    const before = await names('gopr-');
+    await core.replaceNamespacedSecret({
+      namespace: ns.name,
+      name: 'gitea-token',
+      body: { metadata: { name: 'gitea-token', labels: { 'argocd.argoproj.io/secret-type': 'scm-creds' } }, stringData: { token: 'revoked' } },
+    });
+    // The Secrets cache must hold the revoked token before the webhook wakes the generators.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await gitea.commitFile(org, repo, 'late', 'deploy/later.yaml', 'later: 1\n');
+    const message = await waitFor(
+      async () => {
+        const condition = await objects.condition('gopr', 'ErrorOccurred');
+        return condition?.status === 'True' ? condition.message : undefined;
+      },
+      { what: 'the 401 to be reported', timeoutMs: 30_000 },
+    );
+    assert.match(message, /answered 401/);
+    assert.ok((await objects.events('gopr')).some((e) => e.type === 'Warning' && /answered 401/.test(e.message ?? '')), 'a Warning Event names it');
+    assert.equal(await names('gopr-'), before, 'no Application was deleted because the listing failed');
+  });
 });
