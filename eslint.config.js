@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // own layer, never a higher one, never test/ or bench/. `import type`, `export ... from` and `import()` count.
 const LAYERS = [
   ['model', 'log'],
-  ['kube', 'queue', 'git', 'templating'],
+  ['kube', 'queue', 'git', 'scm', 'templating'],
   ['generators'],
   ['tenancy'],
   ['controller'],

@@ -8,17 +8,41 @@ import { GeneratorSpecError } from './spec-reading.js';
  */
 export function compileGoRegexp(pattern: string, field: string): RegExp {
   let source = pattern;
-  let flags = 'u';
+  // No `u` flag: with it JavaScript refuses escapes Go accepts (`\-`, `\_`), which filters use.
+  let flags = '';
   const leading = /^\(\?([imsU]+)\)/.exec(source);
   if (leading?.[1]) {
     if (leading[1].includes('U')) throw new GeneratorSpecError(field, 'the (?U) flag of Go regular expressions is not supported');
     flags += leading[1];
     source = source.slice(leading[0].length);
   }
-  source = source.replaceAll('(?P<', '(?<').replace(/\\z$/, '$');
+  // `\z` (end of text) only when its backslash is not itself escaped: an even run of backslashes before it.
+  source = source
+    .replaceAll('(?P<', '(?<')
+    .replace(/(^|[^\\])((?:\\\\)*)\\z$/, '$1$2$')
+    .replace(/\[:(\^?)(alpha|digit|alnum|upper|lower|space|word|xdigit|punct):\]/g, (_whole, negated: string, name: string) =>
+      posixClass(name, negated === '^', field),
+    );
   try {
     return new RegExp(source, flags);
   } catch (error) {
     throw new GeneratorSpecError(field, `is not a valid regular expression: ${(error as Error).message}`);
   }
+}
+
+/** Go's ASCII character classes (`[[:alpha:]]`), as the ranges they stand for inside a bracket expression. */
+function posixClass(name: string, negated: boolean, field: string): string {
+  const ranges: Record<string, string> = {
+    alpha: 'A-Za-z',
+    digit: '0-9',
+    alnum: '0-9A-Za-z',
+    upper: 'A-Z',
+    lower: 'a-z',
+    space: '\\t\\n\\v\\f\\r ',
+    word: '0-9A-Za-z_',
+    xdigit: '0-9A-Fa-f',
+    punct: '!-\\/:-@\\[-`{-~',
+  };
+  if (negated) throw new GeneratorSpecError(field, `negated character classes ([[:^${name}:]]) are not supported`);
+  return ranges[name] ?? '';
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ScmAccess } from '../scm/access.js';
 import { GeneratorSpecError } from './spec-reading.js';
 
@@ -18,12 +19,45 @@ export const EVENT_PROVIDER: Readonly<Record<string, string>> = {
 /** The default requeue of both SCM generators, as Argo CD: 30 minutes. */
 export const DEFAULT_SCM_REQUEUE_MS = 30 * 60_000;
 
+/** The shortest requeue a slot gives, so a reconcile that ends just before its slot does not run again at once. */
+const MIN_SLOT_DELAY_MS = 1000;
+
+/**
+ * How long until the next poll slot of a question: every `intervalMs` on the wall clock, at an offset the
+ * question's key decides. ApplicationSets asking the same question (on any replica) then poll at the
+ * same instants, however far apart they were created, so one listing serves them all; different
+ * questions fall at different offsets, so they do not all poll at once. No answer gets older than
+ * `intervalMs`, as with Argo CD's own requeue. An interval of 0 stays 0.
+ */
+export function slotDelayMs(intervalMs: number, slotKey: string, now = Date.now()): number {
+  if (intervalMs <= 0) return intervalMs;
+  const offset = createHash('sha256').update(slotKey).digest().readUInt32BE(0) % intervalMs;
+  let next = Math.floor((now - offset) / intervalMs) * intervalMs + offset + intervalMs;
+  if (next - now < MIN_SLOT_DELAY_MS) next += intervalMs;
+  return next - now;
+}
+
 /**
  * Asks a shared question: the load runs under its own time limit, not under the first caller's signal,
  * because other callers may be waiting on it; each caller stops waiting when its own signal aborts.
  */
 export function askShared<T>(scm: ScmAccess, question: string, eventKey: string, signal: AbortSignal, load: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const shared = scm.share(question, eventKey, () => load(AbortSignal.timeout(SHARED_LOAD_TIMEOUT_MS)));
+  return untilAborted(
+    scm.share(question, eventKey, () => load(AbortSignal.timeout(SHARED_LOAD_TIMEOUT_MS))),
+    signal,
+  );
+}
+
+/** Asks a question whose answer never changes (see ScmAccess.remember), on the same terms as {@link askShared}. */
+export function askRemembered<T>(scm: ScmAccess, question: string, signal: AbortSignal, load: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return untilAborted(
+    scm.remember(question, () => load(AbortSignal.timeout(SHARED_LOAD_TIMEOUT_MS))),
+    signal,
+  );
+}
+
+/** `shared`, or the caller's abort, whichever comes first (the shared load itself goes on for the others). */
+function untilAborted<T>(shared: Promise<T>, signal: AbortSignal): Promise<T> {
   signal.throwIfAborted();
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));

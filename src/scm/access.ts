@@ -14,4 +14,9 @@ export interface ScmAccess {
    * unless a webhook for `eventKey` arrived since it was fetched (then it is fetched again).
    */
   share<T>(question: string, eventKey: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * An answer that cannot change for its question (whether a path exists at one commit): loaded once and
+   * kept, in a bounded cache, for as long as it is asked; failures are not kept.
+   */
+  remember<T>(question: string, load: () => Promise<T>): Promise<T>;
 }

@@ -1,5 +1,5 @@
 import { createSign } from 'node:crypto';
-import type { ApiClient } from './http/api-client.js';
+import { digest, type ApiClient } from './http/api-client.js';
 import { ScmRequestRefused } from './http/errors.js';
 
 /** The fields of Argo CD's GitHub App credential Secret (`githubAppID`, `githubAppInstallationID`, `githubAppPrivateKey`). */
@@ -28,7 +28,8 @@ export class GitHubAppTokens {
 
   /** A token of the installation, exchanged through `appClient` (a client of the API base with no credentials). */
   async token(credentials: GitHubAppCredentials, appClient: ApiClient, signal: AbortSignal): Promise<string> {
-    const key = `${appClient.baseUrl} ${credentials.appId} ${credentials.installationId}`;
+    // The private key is part of the key: a Secret naming the same ids with another key gets no token it did not earn.
+    const key = `${appClient.baseUrl} ${credentials.appId} ${credentials.installationId} ${digest(credentials.privateKey)}`;
     const cached = this.tokens.get(key);
     if (cached) {
       const held = await cached.catch(() => undefined);

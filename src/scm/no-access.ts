@@ -6,5 +6,6 @@ export function noScmAccess(why: string): ScmAccess {
   return {
     connect: () => Promise.reject(new ScmRequestRefused(why)),
     share: (_question, _eventKey, load) => load(),
+    remember: (_question, load) => load(),
   };
 }

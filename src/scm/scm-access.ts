@@ -51,12 +51,14 @@ export function createScmAccess(parts: ScmAccessParts): ScmAccess {
       checkConnection(parts.policy, asked);
       const connection = withAppEnterpriseUrl(parts, asked);
       if (connection !== asked) checkConnection(parts.policy, connection);
-      const auth = await authOf(parts, connection, signal);
+      // The CAs first: a GitHub App's token exchange goes to the same host and must trust the same CAs.
       const caRef = connection.caRef ? await caOf(parts, connection.caRef, signal) : undefined;
       const ca = [parts.rootCa, caRef].filter((c): c is string => c !== undefined && c !== '').join('\n');
+      const auth = await authOf(parts, connection, ca, signal);
       return client(parts, connection, auth, ca);
     },
     share: (question, eventKey, load) => parts.answers.get(question, eventKey, load),
+    remember: (question, load) => parts.answers.remember(question, load),
   };
 }
 
@@ -78,9 +80,17 @@ function client(parts: ScmAccessParts, connection: ProviderConnection, auth: Api
  */
 function withAppEnterpriseUrl(parts: ScmAccessParts, connection: ProviderConnection): ProviderConnection {
   if (connection.auth.kind !== 'githubApp' || connection.customApiUrl !== '') return connection;
-  const enterprise = secretValue(usableSecret(parts, connection, connection.auth.secretName), 'githubAppEnterpriseBaseUrl')?.trim();
+  const secretName = connection.auth.secretName;
+  const enterprise = secretValue(usableSecret(parts, connection, secretName), 'githubAppEnterpriseBaseUrl')?.trim();
   if (!enterprise) return connection;
-  const url = new URL(enterprise.endsWith('/') ? enterprise : `${enterprise}/`);
+  let url: URL | undefined;
+  try {
+    url = new URL(enterprise.endsWith('/') ? enterprise : `${enterprise}/`);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' && url?.protocol !== 'http:')
+    throw new ScmRequestRefused(`Secret ${parts.namespace}/${secretName}: githubAppEnterpriseBaseUrl ${JSON.stringify(enterprise)} is not an http(s) URL`);
   const isApiHost = url.hostname.startsWith('api.') || url.hostname.includes('.api.');
   if (!url.pathname.endsWith('/api/v3/') && !isApiHost) url.pathname += 'api/v3/';
   return { ...connection, apiBase: url.href.replace(/\/$/, '') };
@@ -97,7 +107,7 @@ function checkConnection(policy: ScmPolicy, connection: ProviderConnection): voi
   if (unsafe) throw new ScmRequestRefused(`API URL ${connection.apiBase} is refused: ${unsafe}; nothing was sent to it`);
 }
 
-async function authOf(parts: ScmAccessParts, connection: ProviderConnection, signal: AbortSignal): Promise<ApiAuth> {
+async function authOf(parts: ScmAccessParts, connection: ProviderConnection, ca: string, signal: AbortSignal): Promise<ApiAuth> {
   const plan: AuthPlan = connection.auth;
   switch (plan.kind) {
     case 'none':
@@ -114,7 +124,7 @@ async function authOf(parts: ScmAccessParts, connection: ProviderConnection, sig
         return value;
       };
       const credentials = { appId: field('githubAppID'), installationId: field('githubAppInstallationID'), privateKey: field('githubAppPrivateKey') };
-      const token = await parts.githubApps.token(credentials, client(parts, connection, { kind: 'none' }, ''), signal);
+      const token = await parts.githubApps.token(credentials, client(parts, connection, { kind: 'none' }, ca), signal);
       return { kind: 'bearer', token };
     }
   }

@@ -15,6 +15,8 @@ export interface SharedAnswersOptions {
   readonly reuseMs: number;
   /** Most answers kept; the oldest go first. */
   readonly maxEntries?: number;
+  /** Most answers kept by {@link SharedAnswers.remember}; the least recently asked go first. */
+  readonly maxRemembered?: number;
   readonly now?: () => number;
 }
 
@@ -26,6 +28,7 @@ export interface SharedAnswersOptions {
  */
 export class SharedAnswers {
   private readonly entries = new Map<string, Entry>();
+  private readonly remembered = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly counter: EventCounter,
@@ -50,6 +53,25 @@ export class SharedAnswers {
       },
     );
     return fresh.answer as Promise<T>;
+  }
+
+  /** An answer that never changes for its question: loaded once (single flight), then kept while asked. */
+  remember<T>(question: string, load: () => Promise<T>): Promise<T> {
+    const held = this.remembered.get(question);
+    if (held) {
+      this.remembered.delete(question);
+      this.remembered.set(question, held);
+      return held as Promise<T>;
+    }
+    const answer = load();
+    this.remembered.set(question, answer);
+    answer.catch(() => this.remembered.get(question) === answer && this.remembered.delete(question));
+    const max = this.options.maxRemembered ?? 100_000;
+    for (const key of this.remembered.keys()) {
+      if (this.remembered.size <= max) break;
+      this.remembered.delete(key);
+    }
+    return answer;
   }
 
   /** Number of answers held (for tests). */

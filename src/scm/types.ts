@@ -40,6 +40,11 @@ export interface RepositorySource {
   listRepos(cloneProtocol: string, signal: AbortSignal): Promise<ScmRepository[]>;
   /** The repository once per branch: every branch with `allBranches`, else its default branch only, with its commit. */
   getBranches(repo: ScmRepository, signal: AbortSignal): Promise<ScmRepository[]>;
-  /** Whether `path` (a file or a directory, no trailing slash) exists on `repo.branch`. */
+  /** Whether `path` (a file or a directory, no trailing slash) exists on `repo.branch` (at `repo.sha` when {@link pathsAtCommit}). */
   repoHasPath(repo: ScmRepository, path: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * True when `repoHasPath` asks at `repo.sha` rather than at the branch: its answer then cannot change and
+   * may be remembered. Providers that ask at the branch (as Argo CD does for most) could see a later commit.
+   */
+  readonly pathsAtCommit?: boolean;
 }

@@ -66,9 +66,10 @@ export function watchGrants(namespace: string): string[] {
   ];
 }
 
-/** What the controller reads in its own namespace: Argo CD's Secrets, the known hosts ConfigMap, AppProjects. */
+/** What the controller reads in its own namespace: Argo CD's Secrets, the known hosts ConfigMap, `caRef` ConfigMaps, AppProjects. */
 export function configGrants(namespace: string): string[] {
   return [
+    `${namespace} /configmaps get`,
     `${namespace} /configmaps/argocd-ssh-known-hosts-cm list`,
     `${namespace} /configmaps/argocd-ssh-known-hosts-cm watch`,
     `${namespace} /secrets list`,

@@ -83,7 +83,11 @@ describe('attack suite: tenant SCM generators cannot reach what they must not (r
     // A platform that lists none (Argo CD's default) and lets tenants reach loopback (local development), so Gitea is reachable.
     openPlatform = await cluster.namespace('atkscm-open');
     openTenant = await cluster.namespace('atkscm-opentenant');
-    await cluster.project(openPlatform, 'scmteam', { sourceNamespaces: [openTenant], sourceRepos: ['*'], destinations: [{ server: IN_CLUSTER, namespace: '*' }] });
+    await cluster.project(openPlatform, 'scmteam', {
+      sourceNamespaces: [openTenant],
+      sourceRepos: ['*'],
+      destinations: [{ server: IN_CLUSTER, namespace: '*' }],
+    });
     await token(openPlatform, 'own-token', { project: 'scmteam' });
     await token(openPlatform, 'shared-token', {}, { [SHARED_CREDENTIALS_LABEL]: 'true' });
     await cluster.controller({ namespace: openPlatform, 'applicationset-namespaces': [openTenant], 'allow-local-repos': true });

@@ -191,7 +191,10 @@ describe('pullRequest generator against Gitea (webhooks from Gitea itself)', () 
       { what: 'the 401 to be reported', timeoutMs: 30_000 },
     );
     assert.match(message, /answered 401/);
-    assert.ok((await objects.events('gopr')).some((e) => e.type === 'Warning' && /answered 401/.test(e.message ?? '')), 'a Warning Event names it');
+    assert.ok(
+      (await objects.events('gopr')).some((e) => e.type === 'Warning' && /answered 401/.test(e.message ?? '')),
+      'a Warning Event names it',
+    );
     assert.equal(await names('gopr-'), before, 'no Application was deleted because the listing failed');
   });
 });

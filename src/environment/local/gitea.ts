@@ -37,7 +37,32 @@ export async function startGitea(binary: string, runDir: RunDir): Promise<GiteaS
   mkdirSync(dirname(config), { recursive: true });
   writeFileSync(config, appIni(root, binary, port), { mode: 0o600 });
   const env = { ...process.env, GITEA_WORK_DIR: root, GITEA_CUSTOM: join(root, 'custom'), HOME: root };
-  const cli = async (...args: string[]): Promise<string> => (await run(binary, [...args, '--config', config], { env, cwd: root, timeout: 120_000 })).stdout;
+  const admin = await prepare(async (...args) => (await run(binary, [...args, '--config', config], { env, cwd: root, timeout: 120_000 })).stdout);
+  const server = new ManagedProcess('gitea', {
+    command: binary,
+    args: ['web', '--config', config],
+    env,
+    cwd: root,
+    logFile: join(runDir.logDir, 'gitea.log'),
+    pidDir: runDir.pidDir,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const ready = async (): Promise<void> => {
+    await waitFor(
+      async () => {
+        server.assertRunning();
+        return (await fetch(`${url}/api/v1/version`)).ok;
+      },
+      { what: `Gitea /api/v1/version on port ${port}`, timeoutMs: 60_000, intervalMs: 200 },
+    );
+  };
+  await server.start();
+  await ready();
+  return { url, ...admin, process: server, ready };
+}
+
+/** Creates the database and the admin user with Gitea's command line (`cli` runs it), and an all-scopes token of that user. */
+async function prepare(cli: (...args: string[]) => Promise<string>): Promise<Pick<GiteaServer, 'adminUser' | 'adminPassword' | 'adminToken'>> {
   await cli('migrate');
   const adminUser = 'gitea-admin';
   const adminPassword = randomBytes(12).toString('hex');
@@ -61,31 +86,11 @@ export async function startGitea(binary: string, runDir: RunDir): Promise<GiteaS
     .find((line) => /^[0-9a-f]{40}$/.test(line.trim()))
     ?.trim();
   if (!adminToken) throw new Error(`gitea admin user generate-access-token printed no token: ${tokenOutput.slice(0, 500)}`);
-  const server = new ManagedProcess('gitea', {
-    command: binary,
-    args: ['web', '--config', config],
-    env,
-    cwd: root,
-    logFile: join(runDir.logDir, 'gitea.log'),
-    pidDir: runDir.pidDir,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const ready = async (): Promise<void> => {
-    await waitFor(
-      async () => {
-        server.assertRunning();
-        return (await fetch(`${url}/api/v1/version`)).ok;
-      },
-      { what: `Gitea /api/v1/version on port ${port}`, timeoutMs: 60_000, intervalMs: 200 },
-    );
-  };
-  await server.start();
-  await ready();
-  return { url, adminUser, adminPassword, adminToken, process: server, ready };
+  return { adminUser, adminPassword, adminToken };
 }
 
+/** Gitea's app.ini: a loopback HTTP server without SSH, sign-up, mail or OAuth, as root, assets beside the binary. */
 function appIni(root: string, binary: string, port: number): string {
-  const secret = (): string => randomBytes(24).toString('hex');
   return `APP_NAME = appset-controller tests
 RUN_USER = ${userInfo().username}
 RUN_MODE = prod
@@ -106,7 +111,13 @@ APP_DATA_PATH = ${join(root, 'data')}
 ; Built without bindata: locale, templates and public files are beside the binary.
 STATIC_ROOT_PATH = ${dirname(binary)}
 
-[database]
+${storageIni(root)}`;
+}
+
+/** Where Gitea keeps its data, and the switches that keep a test forge small and quiet. */
+function storageIni(root: string): string {
+  const secret = (): string => randomBytes(24).toString('hex');
+  return `[database]
 DB_TYPE = sqlite3
 PATH = ${join(root, 'data', 'gitea.db')}
 SQLITE_JOURNAL_MODE = WAL

@@ -1,6 +1,6 @@
 import type { RepositorySource, ScmRepository } from '../../scm/types.js';
 import { compileGoRegexp } from '../go-regexp.js';
-import { GeneratorSpecError, readArray, readObject, readString } from '../spec-reading.js';
+import { GeneratorSpecError, readArray, readObject, readOptionalString, readString } from '../spec-reading.js';
 
 /**
  * One entry of `scmProvider.filters`: every condition it sets must hold. As in Argo CD, a filter that sets
@@ -13,7 +13,8 @@ export interface RepositoryFilter {
   readonly branchMatch?: RegExp;
   readonly pathsExist: readonly string[];
   readonly pathsDoNotExist: readonly string[];
-  readonly stage: 'repository' | 'branch';
+  /** `none`: a filter that sets no condition, which Argo CD ignores (it matches nothing and is in neither stage). */
+  readonly stage: 'repository' | 'branch' | 'none';
 }
 
 const FIELDS = ['repositoryMatch', 'labelMatch', 'branchMatch', 'pathsExist', 'pathsDoNotExist'];
@@ -24,8 +25,9 @@ export function readRepositoryFilters(raw: unknown, field: string): RepositoryFi
     const at = `${field}[${i}]`;
     const body = readObject(entry, at);
     for (const key of Object.keys(body)) if (!FIELDS.includes(key)) throw new GeneratorSpecError(`${at}.${key}`, `unknown filter; known: ${FIELDS.join(', ')}`);
+    // An empty pattern is valid Go and matches everything, as in Argo CD.
     const pattern = (key: string): RegExp | undefined =>
-      body[key] === undefined || body[key] === null ? undefined : compileGoRegexp(readString(body[key], `${at}.${key}`), `${at}.${key}`);
+      body[key] === undefined || body[key] === null ? undefined : compileGoRegexp(readOptionalString(body[key], `${at}.${key}`), `${at}.${key}`);
     const paths = (key: string): string[] => readArray(body[key], `${at}.${key}`).map((p, j) => readString(p, `${at}.${key}[${j}]`).replace(/\/+$/, ''));
     const filter = {
       repositoryMatch: pattern('repositoryMatch'),
@@ -37,7 +39,8 @@ export function readRepositoryFilters(raw: unknown, field: string): RepositoryFi
     // Argo CD sets the stage from the last condition it reads in the order above; a branch condition wins.
     const present = (key: string): boolean => body[key] !== undefined && body[key] !== null;
     const branchLevel = present('pathsExist') || present('pathsDoNotExist') || filter.branchMatch !== undefined;
-    return { ...filter, stage: branchLevel ? 'branch' : 'repository' };
+    const repositoryLevel = filter.repositoryMatch !== undefined || filter.labelMatch !== undefined;
+    return { ...filter, stage: branchLevel ? 'branch' : repositoryLevel ? 'repository' : 'none' };
   });
 }
 

@@ -5,7 +5,7 @@ import type { RepositorySource, ScmRepository } from '../../scm/types.js';
 import type { Generator, GeneratorContext } from '../generator.js';
 import { withTemplatedValues } from '../generator-values.js';
 import { sanitizeName } from '../normalize.js';
-import { askShared, DEFAULT_SCM_REQUEUE_MS, EVENT_PROVIDER, pickProvider } from '../scm-common.js';
+import { askRemembered, askShared, DEFAULT_SCM_REQUEUE_MS, EVENT_PROVIDER, pickProvider, slotDelayMs } from '../scm-common.js';
 import { GeneratorSpecError, readObject, readOptionalSeconds, readOptionalString, readStringMap } from '../spec-reading.js';
 import { listFilteredRepositories, readRepositoryFilters, type RepositoryFilter } from './filters.js';
 
@@ -69,8 +69,9 @@ export function createScmProviderGenerator(providers: readonly RepositoryProvide
     name: 'scmProvider',
     generate: (raw, ctx) => Promise.resolve().then(() => generate(readScmProviderSpec(raw, providers), ctx)),
     requeueAfterMs: (raw) => {
-      const seconds = readScmProviderSpec(raw, providers).requeueAfterSeconds;
-      return seconds === undefined ? DEFAULT_SCM_REQUEUE_MS : seconds * 1000;
+      const spec = readScmProviderSpec(raw, providers);
+      const interval = spec.requeueAfterSeconds === undefined ? DEFAULT_SCM_REQUEUE_MS : spec.requeueAfterSeconds * 1000;
+      return slotDelayMs(interval, `scmProvider\n${spec.provider.connection(spec.providerSpec).apiBase}\n${spec.provider.question(spec.providerSpec)}`);
     },
   };
 }
@@ -81,9 +82,10 @@ async function generate(spec: ScmProviderSpec, ctx: GeneratorContext): Promise<P
   const client = await ctx.scm.connect(connection, ctx.signal);
   const eventKey = organizationKey(EVENT_PROVIDER[provider.name] ?? provider.name, provider.organization(providerSpec));
   const prefix = ['scmProvider', provider.name, client.baseUrl, client.credentialIdentity, provider.question(providerSpec)].join('\n');
-  const source = sharedSource(provider.source(client, providerSpec), (question, load) =>
-    askShared(ctx.scm, `${prefix}\n${question}`, eventKey, ctx.signal, load),
-  );
+  const source = sharedSource(provider.source(client, providerSpec), {
+    ask: (question, load) => askShared(ctx.scm, `${prefix}\n${question}`, eventKey, ctx.signal, load),
+    remember: (question, load) => askRemembered(ctx.scm, `${prefix}\n${question}`, ctx.signal, load),
+  });
   const repos = await listFilteredRepositories(source, spec.filters, spec.cloneProtocol, ctx.signal);
   ctx.log.debug({ repositories: repos.length }, 'scm provider generator: listed repositories');
   return repos.map((repo) => withTemplatedValues(repositoryParams(repo), spec.values, ctx));
@@ -91,13 +93,21 @@ async function generate(spec: ScmProviderSpec, ctx: GeneratorContext): Promise<P
 
 type Ask = <T>(question: string, load: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
-/** The provider's calls, each asked as a shared question (same arguments, same answer). */
-function sharedSource(source: RepositorySource, ask: Ask): RepositorySource {
+/**
+ * The provider's calls, each asked as a shared question (same arguments, same answer). Whether a path
+ * exists at a known commit cannot change, so where the provider asks at the commit that answer is
+ * remembered for as long as it is asked: an unchanged organisation then costs no path checks at all (a
+ * missing path's 404 has no ETag to revalidate). Asked at the branch, the answer could be a later commit's.
+ */
+function sharedSource(source: RepositorySource, answers: { ask: Ask; remember: Ask }): RepositorySource {
   const at = (repo: ScmRepository): string => `${repo.organization}/${repo.repository}@${repo.branch}#${repo.sha}`;
   return {
-    listRepos: (cloneProtocol) => ask(`repos ${cloneProtocol}`, (signal) => source.listRepos(cloneProtocol, signal)),
-    getBranches: (repo) => ask(`branches ${at(repo)} ${repo.url}`, (signal) => source.getBranches(repo, signal)),
-    repoHasPath: (repo, path) => ask(`path ${at(repo)} ${path}`, (signal) => source.repoHasPath(repo, path, signal)),
+    listRepos: (cloneProtocol) => answers.ask(`repos ${cloneProtocol}`, (signal) => source.listRepos(cloneProtocol, signal)),
+    getBranches: (repo) => answers.ask(`branches ${at(repo)} ${repo.url}`, (signal) => source.getBranches(repo, signal)),
+    repoHasPath: (repo, path) =>
+      (source.pathsAtCommit && repo.sha !== '' ? answers.remember : answers.ask)(`path ${at(repo)} ${path}`, (signal) =>
+        source.repoHasPath(repo, path, signal),
+      ),
   };
 }
 

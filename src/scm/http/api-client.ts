@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -92,7 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     baseUrl: base.href.replace(/\/$/, ''),
     credentialIdentity,
-    request(path, signal, request = {}) {
+    async request(path, signal, request = {}) {
       const url = resolveUrl(base, path);
       for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
       return send(url, signal, request);
@@ -240,6 +240,7 @@ interface RawAnswer {
   body: Buffer;
 }
 
+/** One HTTP exchange: the answer read whole (up to the size limit), or an error naming the host and path. */
 function exchange(
   url: URL,
   method: string,
@@ -248,45 +249,66 @@ function exchange(
   options: ApiClientOptions,
   signal: AbortSignal,
 ): Promise<RawAnswer> {
-  const maxBytes = options.maxResponseBytes ?? 32 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const where = `${method} ${url.host}${url.pathname}`;
   return new Promise<RawAnswer>((resolve, reject) => {
     const fail = (error: unknown): void =>
-      reject(error instanceof ScmRequestRefused ? error : new ScmApiError(`${method} ${url.host}${url.pathname} failed: ${(error as Error).message}`, 0));
-    const req = send(
-      url,
-      {
-        method,
-        headers,
-        signal,
-        timeout: timeoutMs,
-        ...(options.refusedAddress ? { lookup: guardedLookup(options.refusedAddress) } : {}),
-        ...(url.protocol === 'https:'
-          ? { ca: options.caCertificates ? [...rootCertificates, options.caCertificates] : undefined, rejectUnauthorized: !options.insecure }
-          : {}),
-      },
-      (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            res.destroy();
-            reject(new ScmApiError(`${method} ${url.host}${url.pathname}: the answer is larger than ${maxBytes} bytes`, 0));
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
-        res.on('error', fail);
-      },
-    );
+      reject(error instanceof ScmRequestRefused ? error : new ScmApiError(`${where} failed: ${(error as Error).message}`, 0));
+    const req = send(url, transportOptions(url, method, headers, options, signal, timeoutMs), (res) => {
+      readAnswer(res, options.maxResponseBytes ?? 32 * 1024 * 1024, where).then(resolve, reject);
+    });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) =>
-      signal.aborted
-        ? reject(signal.reason)
-        : fail((error as { cause?: unknown }).cause instanceof ScmRequestRefused ? (error as { cause: unknown }).cause : error),
-    );
+    req.on('error', (error) => {
+      if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      // A refusal from the guarded lookup arrives as the request's error, or as its cause.
+      const cause = (error as { cause?: unknown }).cause;
+      return fail(cause instanceof ScmRequestRefused ? cause : error);
+    });
     req.end(payload);
+  });
+}
+
+/** Node's request options: the guarded lookup, and for https the extra CAs (added to Node's roots) and `insecure`. */
+function transportOptions(url: URL, method: string, headers: Record<string, string>, options: ApiClientOptions, signal: AbortSignal, timeoutMs: number) {
+  const tls =
+    url.protocol === 'https:'
+      ? { ca: options.caCertificates ? [...rootCertificates, options.caCertificates] : undefined, rejectUnauthorized: !options.insecure }
+      : {};
+  const guarded = options.refusedAddress ? { lookup: guardedLookup(options.refusedAddress), agent: guardedAgent(url, options.refusedAddress) } : {};
+  return { method, headers, signal, timeout: timeoutMs, ...guarded, ...tls };
+}
+
+const guardedAgents = new WeakMap<(address: string) => string | undefined, { http: HttpAgent; https: HttpsAgent }>();
+
+/**
+ * The connection pool of one set of address rules. Node's shared pool hands out kept-alive sockets by host
+ * and port alone, so a socket opened without the rules (by the platform's client) could carry a tenant's
+ * request without its lookup ever running: every set of rules gets its own pool, whose every socket was
+ * opened through that rule's lookup. Idle sockets close after a few seconds.
+ */
+function guardedAgent(url: URL, rules: (address: string) => string | undefined): HttpAgent {
+  let agents = guardedAgents.get(rules);
+  if (!agents) {
+    agents = { http: new HttpAgent({ keepAlive: true, timeout: 5_000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }) };
+    guardedAgents.set(rules, agents);
+  }
+  return url.protocol === 'https:' ? agents.https : agents.http;
+}
+
+/** Reads an answer whole; one larger than `maxBytes` is cut off and refused. */
+function readAnswer(res: IncomingMessage, maxBytes: number, where: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      res.destroy();
+      reject(new ScmApiError(`${where}: the answer is larger than ${maxBytes} bytes`, 0));
+    });
+    res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
+    res.on('error', (error) => reject(new ScmApiError(`${where} failed: ${error.message}`, 0)));
   });
 }
 

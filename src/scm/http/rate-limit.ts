@@ -2,12 +2,14 @@
 export type ResponseHeaders = Readonly<Record<string, string>>;
 
 /**
- * How long the provider asks us to wait before the next request, in ms, or undefined when it does not:
- * `Retry-After` (seconds or an HTTP date, any provider), else, when the answer says the limit is spent
+ * How long the provider asks us to wait before the next request, in ms, or undefined when it does not. Only
+ * a 403, 429 or 5xx answer can ask: `Retry-After` (seconds or an HTTP date, any provider), else, when the answer says the limit is spent
  * (`X-RateLimit-Remaining: 0` on GitHub and Gitea, `RateLimit-Remaining: 0` on GitLab), the reset time
  * (`X-RateLimit-Reset` / `RateLimit-Reset`, seconds since the epoch).
  */
 export function requestedWaitMs(status: number, headers: ResponseHeaders, now: number): number | undefined {
+  // A successful (or plainly failed) answer is used as it is, whatever headers it carries.
+  if (status !== 403 && status !== 429 && status < 500) return undefined;
   const retryAfter = headers['retry-after'];
   if (retryAfter !== undefined) {
     const seconds = Number(retryAfter);

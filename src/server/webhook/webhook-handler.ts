@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Counter, Histogram } from 'prom-client';
-import { detectProvider, verifyRequest, WebhookRejection, type WebhookSecrets } from './providers.js';
+import { detectProvider, verifyRequest, WebhookRejection, type VerifiedRequest, type WebhookSecrets } from './providers.js';
 import type { PushEvent } from '../../model/push.js';
 import { isPushEvent, parsePushEvent } from './push-event.js';
 import type { ScmChangeEvent } from '../../model/scm-event.js';
@@ -41,27 +41,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
     if (body === 'too-large') return answer(res, 413, { error: `webhook body is larger than ${maxBodyBytes} bytes` }, provider, 'too-large');
     try {
       const request = verifyRequest(req.headers, body, options.secrets());
-      const isPush = isPushEvent(request.provider, request.event);
-      if (!isPush && !isScmChangeEvent(request.provider, request.event, parseJsonQuietly(body)))
-        return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
-      const payload = parseJson(body);
-      // A push is checked as a push first (a payload without ref or repository is a 400), then also read as a repository change.
-      const push = isPush ? parsePushEvent(request.provider, payload) : undefined;
-      const change = options.onScmChange ? parseScmChangeEvent(request.provider, request.event, payload) : undefined;
-      if (!push && !change) return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
-      let enqueued = 0;
-      if (push) {
-        enqueued += await options.onPush(push);
-        options.log.info({ provider: push.provider, repoURLs: push.repoURLs, revisions: push.revisions, enqueued }, 'webhook push');
-      }
-      if (change && options.onScmChange) {
-        const woken = await options.onScmChange(change);
-        enqueued += woken;
-        options.log.info(
-          { provider: change.provider, kind: change.kind, owner: change.owner, repo: change.repo, action: change.action, enqueued: woken },
-          'webhook change',
-        );
-      }
+      const enqueued = await routeVerified(options, request, body);
+      if (enqueued === undefined) return answer(res, 200, { ignored: request.event }, request.provider, 'ignored');
       options.metrics?.enqueuedPerPush.observe(enqueued);
       return answer(res, 202, { enqueued }, request.provider, 'accepted');
     } catch (error) {
@@ -70,6 +51,35 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
       return answer(res, error.status, { error: error.message }, provider, error.status === 401 ? 'unauthorized' : 'bad-request');
     }
   };
+}
+
+/**
+ * Hands a verified request on: a push to `onPush` (a payload without ref or repository is a 400), and a pull
+ * request or repository change (a push is one too) to `onScmChange`. Returns how many ApplicationSets were
+ * enqueued, or undefined when the event is none of these.
+ */
+async function routeVerified(options: WebhookHandlerOptions, request: VerifiedRequest, body: Buffer): Promise<number | undefined> {
+  const isPush = isPushEvent(request.provider, request.event);
+  if (!isPush && !isScmChangeEvent(request.provider, request.event, parseJsonQuietly(body))) return undefined;
+  const payload = parseJson(body);
+  const push = isPush ? parsePushEvent(request.provider, payload) : undefined;
+  const change = options.onScmChange ? parseScmChangeEvent(request.provider, request.event, payload) : undefined;
+  if (!push && !change) return undefined;
+  let enqueued = 0;
+  if (push) {
+    const woken = await options.onPush(push);
+    enqueued += woken;
+    options.log.info({ provider: push.provider, repoURLs: push.repoURLs, revisions: push.revisions, enqueued: woken }, 'webhook push');
+  }
+  if (change && options.onScmChange) {
+    const woken = await options.onScmChange(change);
+    enqueued += woken;
+    options.log.info(
+      { provider: change.provider, kind: change.kind, owner: change.owner, repo: change.repo, action: change.action, enqueued: woken },
+      'webhook change',
+    );
+  }
+  return enqueued;
 }
 
 /** The body as JSON, or undefined: only Azure DevOps names its event in the body, and a bad body is refused later. */

@@ -133,14 +133,17 @@ describe('GitHub SCM provider: recorded API', () => {
         'GET /api/v3/repositories/301270000/branches?page=2&per_page=100',
       ]);
     }));
-  it('finds directories and files on the branch; a 404 is false; ".." is refused before sending', () =>
+  it('finds directories and files on the branch, or at its commit once known; a 404 is false; ".." is refused before sending', () =>
     withRecordedApi(GITHUB_RECORDINGS, async (api) => {
       const source = sourceFor(api);
       assert.equal(await source.repoHasPath(AUTOPILOT, 'manifests/base', testSignal()), true);
       assert.equal(await source.repoHasPath(AUTOPILOT, 'go.mod', testSignal()), true);
       assert.equal(await source.repoHasPath(AUTOPILOT, 'charts/missing', testSignal()), false);
       await assert.rejects(source.repoHasPath(AUTOPILOT, '../secrets', testSignal()), ScmRequestRefused);
-      assert.equal(api.seen.length, 3);
+      // Once the branch's commit is known, the path is asked at that commit: the answer cannot change, so it is remembered.
+      assert.equal(source.pathsAtCommit, true);
+      assert.equal(await source.repoHasPath({ ...AUTOPILOT, sha: 'c6b4f3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6' }, 'go.mod', testSignal()), true);
+      assert.equal(api.seen.length, 4);
       assert.deepEqual(api.unmatched, []);
     }));
   it('turns a 401 and a 500 into API errors naming host, path and status', () =>

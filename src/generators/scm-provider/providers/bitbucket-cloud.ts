@@ -52,6 +52,8 @@ export const bitbucketCloudRepositories: RepositoryProvider<BitbucketCloudSpec> 
 function bitbucketCloudSource(client: ApiClient, spec: BitbucketCloudSpec): RepositorySource {
   const repoPath = (repository: string): string => `repositories/${segment(spec.owner)}/${segment(repository)}`;
   return {
+    // Paths are checked at the branch's commit (below), so their answers may be remembered.
+    pathsAtCommit: true,
     async listRepos(cloneProtocol, signal) {
       // role=member: the repositories the user can read, not only public ones.
       const items = await listByNext(client, `repositories/${segment(spec.owner)}`, signal, { role: 'member' });

@@ -66,6 +66,8 @@ function githubAuth(spec: GithubSpec): AuthPlan {
 
 function githubSource(client: ApiClient, spec: GithubSpec): RepositorySource {
   return {
+    // Paths are checked at the listed commit (below), so their answers may be remembered.
+    pathsAtCommit: true,
     async listRepos(cloneProtocol, signal) {
       const path = `orgs/${segment(spec.organization)}/repos`;
       const items = await listByLink(client, path, signal, { query: { per_page: PAGE_SIZE }, headers: { accept: LISTING_ACCEPT } });
@@ -115,12 +117,16 @@ function withBranch(repo: ScmRepository, branch: AnswerObject): ScmRepository {
   return { ...repo, branch: stringAt(branch, 'name'), sha: stringAt(branch, 'commit', 'sha') };
 }
 
-/** The contents API on the branch: a file or a directory answers 200, a missing path 404. */
+/**
+ * The contents API: a file or a directory answers 200, a missing path 404. Asked at the commit the branch
+ * listing gave (Argo CD asks at the branch), so the answer belongs to the `sha` the parameters carry, even
+ * when a push lands meanwhile; before the branches are read, at the branch.
+ */
 async function hasPath(client: ApiClient, repo: ScmRepository, path: string, signal: AbortSignal): Promise<boolean> {
   // go-github refuses such paths before sending anything (they could climb out of the contents API).
   if (path.includes('..')) throw new ScmRequestRefused(`GitHub contents path ${JSON.stringify(path)} must not contain ".."`);
   const answer = await client.request(`${repoPath(repo)}/contents/${filePath(path.replace(/\/$/, ''))}`, signal, {
-    query: { ref: repo.branch },
+    query: { ref: repo.sha === '' ? repo.branch : repo.sha },
     allowStatus: [404],
   });
   return answer.status !== 404;

@@ -80,6 +80,10 @@ export const GITHUB_RECORDINGS: Recordings = {
     headers: RATE,
     body: [{ type: 'file', name: 'kustomization.yaml', path: 'manifests/base/kustomization.yaml', sha: '3d4f5a', size: 120 }],
   },
+  'GET /api/v3/repos/argoproj-labs/argocd-autopilot/contents/go.mod?ref=c6b4f3e2d1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6': {
+    status: 200,
+    body: { type: 'file', name: 'go.mod', path: 'go.mod', sha: 'b2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9', size: 2134 },
+  },
   'GET /api/v3/repos/argoproj-labs/argocd-autopilot/contents/go.mod?ref=main': {
     headers: RATE,
     body: { type: 'file', encoding: 'base64', size: 4096, name: 'go.mod', path: 'go.mod', content: 'bW9kdWxl\n', sha: '9a8b7c' },
