@@ -51,7 +51,17 @@ export function createReplicaScm(parts: ReplicaScmParts): ReplicaScm {
     ...(parts.onRequest ? { onRequest: parts.onRequest } : {}),
   };
   const access = (policy: ScmPolicy): ScmAccess => createScmAccess({ ...common, policy });
-  return { platform: access(platformScmPolicy(settings)), forTenant: (project) => access(tenantScmPolicy(settings, project, parts.tenantAllowances)) };
+  // One access per project, so its address rules (and the connection pool kept per rule) live as long as the replica.
+  const tenants = new Map<string, ScmAccess>();
+  const forTenant = (project: string): ScmAccess => {
+    let tenant = tenants.get(project);
+    if (!tenant) {
+      tenant = access(tenantScmPolicy(settings, project, parts.tenantAllowances));
+      tenants.set(project, tenant);
+    }
+    return tenant;
+  };
+  return { platform: access(platformScmPolicy(settings)), forTenant };
 }
 
 const CONFIG_MAP_REUSE_MS = 60_000;
