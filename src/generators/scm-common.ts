@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ScmAccess } from '../scm/access.js';
+import type { ProviderConnection } from '../scm/provider.js';
 import { GeneratorSpecError } from './spec-reading.js';
 
 /** How long one shared provider listing may run, whoever asked first (callers still stop at their own signal). */
@@ -18,6 +19,22 @@ export const EVENT_PROVIDER: Readonly<Record<string, string>> = {
 
 /** The default requeue of both SCM generators, as Argo CD: 30 minutes. */
 export const DEFAULT_SCM_REQUEUE_MS = 30 * 60_000;
+
+/** What the requeue of a pull request or SCM provider generator depends on. */
+export interface ScmRequeueInput {
+  /** `pullRequest` or `scmProvider`. */
+  readonly kind: string;
+  readonly requeueAfterSeconds: number | undefined;
+  readonly provider: { connection(spec: unknown): ProviderConnection; question(spec: unknown): string };
+  readonly providerSpec: unknown;
+}
+
+/** The requeue of an SCM generator: its interval (Argo CD's default: 30 minutes), landing on its question's slot. */
+export function scmRequeueMs(input: ScmRequeueInput): number {
+  const interval = input.requeueAfterSeconds === undefined ? DEFAULT_SCM_REQUEUE_MS : input.requeueAfterSeconds * 1000;
+  const question = `${input.kind}\n${input.provider.connection(input.providerSpec).apiBase}\n${input.provider.question(input.providerSpec)}`;
+  return slotDelayMs(interval, question);
+}
 
 /** The shortest requeue a slot gives, so a reconcile that ends just before its slot does not run again at once. */
 const MIN_SLOT_DELAY_MS = 1000;

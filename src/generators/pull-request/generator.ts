@@ -4,7 +4,7 @@ import type { PullRequestProvider } from '../../scm/provider.js';
 import type { PullRequest } from '../../scm/types.js';
 import type { Generator, GeneratorContext } from '../generator.js';
 import { withTemplatedValues } from '../generator-values.js';
-import { askShared, DEFAULT_SCM_REQUEUE_MS, EVENT_PROVIDER, pickProvider, slotDelayMs } from '../scm-common.js';
+import { askShared, EVENT_PROVIDER, pickProvider, scmRequeueMs } from '../scm-common.js';
 import { branchSlug } from '../slug.js';
 import { readBoolean, readObject, readOptionalSeconds, readStringMap } from '../spec-reading.js';
 import { filterPullRequests, readPullRequestFilters, type PullRequestFilter } from './filters.js';
@@ -64,11 +64,7 @@ export function createPullRequestGenerator(providers: readonly PullRequestProvid
   return {
     name: 'pullRequest',
     generate: (raw, ctx) => Promise.resolve().then(() => generate(readPullRequestSpec(raw, providers), ctx)),
-    requeueAfterMs: (raw) => {
-      const spec = readPullRequestSpec(raw, providers);
-      const interval = spec.requeueAfterSeconds === undefined ? DEFAULT_SCM_REQUEUE_MS : spec.requeueAfterSeconds * 1000;
-      return slotDelayMs(interval, `pullRequest\n${spec.provider.connection(spec.providerSpec).apiBase}\n${spec.provider.question(spec.providerSpec)}`);
-    },
+    requeueAfterMs: (raw) => scmRequeueMs({ kind: 'pullRequest', ...readPullRequestSpec(raw, providers) }),
   };
 }
 

@@ -5,7 +5,7 @@ import type { RepositorySource, ScmRepository } from '../../scm/types.js';
 import type { Generator, GeneratorContext } from '../generator.js';
 import { withTemplatedValues } from '../generator-values.js';
 import { sanitizeName } from '../normalize.js';
-import { askRemembered, askShared, DEFAULT_SCM_REQUEUE_MS, EVENT_PROVIDER, pickProvider, slotDelayMs } from '../scm-common.js';
+import { askRemembered, askShared, EVENT_PROVIDER, pickProvider, scmRequeueMs } from '../scm-common.js';
 import { GeneratorSpecError, readObject, readOptionalSeconds, readOptionalString, readStringMap } from '../spec-reading.js';
 import { listFilteredRepositories, readRepositoryFilters, type RepositoryFilter } from './filters.js';
 
@@ -68,11 +68,7 @@ export function createScmProviderGenerator(providers: readonly RepositoryProvide
   return {
     name: 'scmProvider',
     generate: (raw, ctx) => Promise.resolve().then(() => generate(readScmProviderSpec(raw, providers), ctx)),
-    requeueAfterMs: (raw) => {
-      const spec = readScmProviderSpec(raw, providers);
-      const interval = spec.requeueAfterSeconds === undefined ? DEFAULT_SCM_REQUEUE_MS : spec.requeueAfterSeconds * 1000;
-      return slotDelayMs(interval, `scmProvider\n${spec.provider.connection(spec.providerSpec).apiBase}\n${spec.provider.question(spec.providerSpec)}`);
-    },
+    requeueAfterMs: (raw) => scmRequeueMs({ kind: 'scmProvider', ...readScmProviderSpec(raw, providers) }),
   };
 }
 
