@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 /** One system program a command needs: where it is looked for and what installs it. */
@@ -16,6 +16,8 @@ export interface Prerequisite {
   readonly alsoAt?: readonly string[];
   /** Absolute path only: the program is run by that path, so `PATH` does not matter. */
   readonly onlyAt?: string;
+  /** Not a program but a file that must exist (C headers), by absolute path. */
+  readonly fileAt?: string;
 }
 
 /** Oldest Go the Go-built servers compile with (the highest `go` line of go-build/*-build/go.mod). */
@@ -43,13 +45,20 @@ const sshd: Prerequisite = {
 };
 const sshKeygen: Prerequisite = { program: 'ssh-keygen', why: 'makes the keys of the SSH credential tests', debianPackage: 'openssh-client' };
 const gcc: Prerequisite = { program: 'gcc', why: "compiles Gitea's SQLite driver (cgo) for the SCM provider and pull request tests", debianPackage: 'gcc' };
+// apt installs without recommends, and gcc only recommends the C library headers that cgo needs.
+const libcHeaders: Prerequisite = {
+  program: 'C library headers',
+  why: "let gcc compile Gitea's SQLite driver (cgo)",
+  debianPackage: 'libc6-dev',
+  fileAt: '/usr/include/stdio.h',
+};
 const ssh: Prerequisite = { program: 'ssh', why: 'carries Git over SSH in the SSH credential tests', debianPackage: 'openssh-client' };
 
 /** What `appset local` runs: the local cluster, Redis and a Git server. */
 export const LOCAL_PREREQUISITES: readonly Prerequisite[] = [git, gitHttpBackend, redis, flock, go];
 
 /** What the whole test suite runs: everything of local mode, an SSH server for the credential tests and a C compiler for Gitea. */
-export const TEST_PREREQUISITES: readonly Prerequisite[] = [...LOCAL_PREREQUISITES, sshd, sshKeygen, ssh, gcc];
+export const TEST_PREREQUISITES: readonly Prerequisite[] = [...LOCAL_PREREQUISITES, sshd, sshKeygen, ssh, gcc, libcHeaders];
 
 /** Where programs are looked for, and who is asking; injected so tests can take things away. */
 export interface Surroundings {
@@ -86,6 +95,7 @@ function isExecutable(file: string): boolean {
 /** Where `prerequisite` is on this machine, or undefined when it is missing. */
 export function locate(prerequisite: Prerequisite, surroundings: Surroundings): string | undefined {
   if (prerequisite.onlyAt !== undefined) return isExecutable(prerequisite.onlyAt) ? prerequisite.onlyAt : undefined;
+  if (prerequisite.fileAt !== undefined) return existsSync(prerequisite.fileAt) ? prerequisite.fileAt : undefined;
   if (prerequisite === gitHttpBackend) return locateGitHttpBackend(surroundings);
   return findOnPath(prerequisite.program, surroundings.path) ?? prerequisite.alsoAt?.find(isExecutable);
 }

@@ -31,6 +31,15 @@ describe('prerequisites', () => {
     assert.deepEqual(names(findMissing(LOCAL_PREREQUISITES, { path: bin, isRoot: false })), []);
   });
 
+  it('checks a file prerequisite (C headers) by its path, not on PATH, and names its package', () => {
+    const present = mkdtempSync(join(tmpdir(), 'prereq-file-'));
+    writeFileSync(join(present, 'stdio.h'), '');
+    const header = (path: string): Prerequisite => ({ program: 'C library headers', why: 'cgo', debianPackage: 'libc6-dev', fileAt: path });
+    assert.deepEqual(names(findMissing([header(join(present, 'stdio.h'))], { path: '', isRoot: false })), []);
+    assert.deepEqual(names(findMissing([header(join(present, 'missing.h'))], { path: fakeBin(['stdio.h']), isRoot: false })), ['C library headers']);
+    assert.ok(TEST_PREREQUISITES.some((p) => p.debianPackage === 'libc6-dev' && p.fileAt === '/usr/include/stdio.h'));
+  });
+
   it('names each missing program once, git-http-backend with git', () => {
     const bin = fakeBin(['flock', 'go']);
     assert.deepEqual(names(findMissing(LOCAL_PREREQUISITES, { path: bin, isRoot: false })), ['git', 'git-http-backend', 'redis-server']);
