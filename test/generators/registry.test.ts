@@ -29,7 +29,11 @@ describe('generator registry', () => {
     ['unknown generator', { bogus: {} }, /unknown generator/],
     ['unsupported Argo CD generator', { plugin: {} }, /not supported by this controller/],
     ['a pull request generator naming no provider', { pullRequest: {} }, /pullRequest: must name exactly one provider/],
-    ['an SCM provider Argo CD has and this controller refuses by name', { scmProvider: { awsCodeCommit: {} } }, /awsCodeCommit: AWS CodeCommit is not supported/],
+    [
+      'an SCM provider Argo CD has and this controller refuses by name',
+      { scmProvider: { awsCodeCommit: {} } },
+      /awsCodeCommit: AWS CodeCommit is not supported/,
+    ],
     ['generator-level template', { list: {}, template: {} }, /template overrides are not supported/],
   ];
   for (const [name, entry, message] of bad) {
