@@ -32,6 +32,7 @@ function contextFor(git: RepoCache): GeneratorContext {
     log: pino({ level: 'silent' }),
     git,
     clusterSecrets: () => [],
+    goTemplate: true,
     scm: noScmAccess('no SCM providers in this benchmark'),
     interpolate: (s) => s,
   };

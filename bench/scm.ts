@@ -168,6 +168,7 @@ async function runMode(mode: Mode, kind: 'pullRequest' | 'scmProvider'): Promise
     log: pino({ level: 'silent' }),
     git: undefined as never,
     clusterSecrets: () => [],
+    goTemplate: false,
     scm,
     interpolate: (s) => s,
   };

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Builds etcd, kube-apiserver with kube-controller-manager, helm (for the chart tests) and Gitea (the Git
-# forge of the SCM provider and pull request tests) from their Go modules into a version-keyed cache
-# outside the repository, once per machine.
-#   build-binaries.sh [etcd] [kube] [helm] [gitea]     the parts to build or find (none named: all four)
+# Builds etcd, kube-apiserver with kube-controller-manager, helm (for the chart tests), Gitea (the Git
+# forge of the SCM provider and pull request tests) and argocd-render (Argo CD's own ApplicationSet code, the
+# reference of the differential tests) from their Go modules into a version-keyed cache outside the repository,
+# once per machine.
+#   build-binaries.sh [etcd] [kube] [helm] [gitea] [argocd]     the parts to build or find (none named: all five)
 # Progress goes to stderr (every 20 s during a build); the last lines on stdout are KEY=path pairs of the
 # parts asked for, which the test environment reads.
 set -euo pipefail
 
-parts=" ${*:-etcd kube helm gitea} "
+parts=" ${*:-etcd kube helm gitea argocd} "
 for part in $parts; do
-  case $part in etcd | kube | helm | gitea) ;; *) echo "build-binaries: unknown part '$part' (etcd, kube, helm or gitea)" >&2; exit 2 ;; esac
+  case $part in etcd | kube | helm | gitea | argocd) ;; *) echo "build-binaries: unknown part '$part' (etcd, kube, helm, gitea or argocd)" >&2; exit 2 ;; esac
 done
 wanted() { [[ $parts == *" $1 "* ]]; }
 
@@ -18,6 +19,10 @@ k8s_version=$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" {print $3}' "$he
 etcd_version=$(awk '$1 == "require" && $2 == "go.etcd.io/etcd/server/v3" {print $3}' "$here/etcd-build/go.mod")
 helm_version=$(awk '$1 == "require" && $2 == "helm.sh/helm/v3" {print $3}' "$here/helm-build/go.mod")
 gitea_version=$(awk '$1 == "require" && $2 == "code.gitea.io/gitea" {print $3}' "$here/gitea-build/go.mod")
+# Argo CD's module is required on a line of its own or inside the require block.
+argocd_version=$(awk '($1 == "require" && $2 == "github.com/argoproj/argo-cd/v3") {print $3} ($1 == "github.com/argoproj/argo-cd/v3") {print $2}' \
+  "$here/argocd-render/go.mod" | head -n 1)
+[ -n "$argocd_version" ] || { echo "build-binaries: no github.com/argoproj/argo-cd/v3 version in argocd-render/go.mod" >&2; exit 1; }
 [ -n "$gitea_version" ] || { echo "build-binaries: no code.gitea.io/gitea version in gitea-build/go.mod" >&2; exit 1; }
 [ -n "$helm_version" ] || { echo "build-binaries: no helm version in helm-build/go.mod" >&2; exit 1; }
 [ -n "$k8s_version" ] || { echo "build-binaries: no k8s.io/kubernetes version in kube-build/go.mod" >&2; exit 1; }
@@ -29,6 +34,10 @@ kube_dir="$cache/kubernetes-$k8s_version-$go_version"
 etcd_dir="$cache/etcd-$etcd_version-$go_version"
 helm_dir="$cache/helm-$helm_version-$go_version"
 gitea_dir="$cache/gitea-$gitea_version-$go_version"
+# argocd-render is this repository's own code around Argo CD's, so its key also hashes that code: an edit rebuilds.
+argocd_source_hash=$(cd "$here/argocd-render" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort |
+  xargs sha256sum | sha256sum | cut -c1-12)
+argocd_dir="$cache/argocd-render-$argocd_version-$go_version-$argocd_source_hash"
 
 log() { echo "build-binaries: $*" >&2; }
 
@@ -110,6 +119,16 @@ if wanted gitea; then
     "-s -w -X main.Version=${gitea_version#v}" code.gitea.io/gitea
 fi
 
+# Argo CD's version as its Makefile stamps it (shown by the tool's Argo CD code in logs and user agents).
+argocd_ldflags="-s -w -X github.com/argoproj/argo-cd/v3/common.version=${argocd_version#v} -X github.com/argoproj/argo-cd/v3/common.buildDate=$build_date"
+if wanted argocd; then
+  build_into "$argocd_dir" "$here/argocd-render" "$argocd_ldflags" ./cmd/argocd-render
+  # Each edit of the tool makes a new folder (about 100 MB); the older ones are never used again.
+  for old in "$cache"/argocd-render-*; do
+    if [ "$old" != "$argocd_dir" ] && [[ $old != *.tmp.* ]]; then rm -rf "$old"; fi
+  done
+fi
+
 if wanted etcd; then echo "ETCD_BIN=$etcd_dir/etcd"; fi
 if wanted kube; then
   echo "KUBE_APISERVER_BIN=$kube_dir/kube-apiserver"
@@ -117,3 +136,4 @@ if wanted kube; then
 fi
 if wanted helm; then echo "HELM_BIN=$helm_dir/helm"; fi
 if wanted gitea; then echo "GITEA_BIN=$gitea_dir/gitea"; fi
+if wanted argocd; then echo "ARGOCD_RENDER_BIN=$argocd_dir/argocd-render"; fi

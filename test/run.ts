@@ -60,6 +60,12 @@ function runNodeTests(files: string[], env: NodeJS.ProcessEnv, concurrency: numb
   });
 }
 
+/** The differential tests (test/differential/) compare with Argo CD's own code (argocd-render); they need no cluster. */
+const isDifferential = (file: string): boolean => file.includes(`${sep}differential${sep}`);
+
+/** Environment variable the differential tests read the argocd-render binary's path from. */
+const ARGOCD_RENDER_VARIABLE = 'APPSET_ARGOCD_RENDER';
+
 /** Latency-bound end-to-end tests (`*.serial.int.test.js`) run alone, after the rest, so other files' load does not skew them. */
 const isSerial = (file: string): boolean => file.endsWith('.serial.int.test.js');
 
@@ -73,11 +79,14 @@ async function main(): Promise<number> {
     console.error('run-tests: no test files matched');
     return 1;
   }
-  const needsEnvironment = files.some((f) => f.endsWith('.int.test.js'));
+  const needsEnvironment = files.some((f) => f.endsWith('.int.test.js') && !isDifferential(f));
+  // Only the integration tests run argocd-render; the differential harness's own unit tests do not.
+  const needsArgocd = files.some((f) => isDifferential(f) && f.endsWith('.int.test.js'));
   const needsHelm = files.some((f) => f.includes(`${sep}chart${sep}`));
   // The forge (Gitea) tests are the integration tests of test/scm/.
   const needsGitea = files.some((f) => f.endsWith('.int.test.js') && f.includes(`${sep}scm${sep}`));
   let giteaBinary: string | undefined;
+  let argocdRender: string | undefined;
   const started = performance.now();
   let environment: TestEnvironment | undefined;
   if (needsEnvironment) {
@@ -86,13 +95,26 @@ async function main(): Promise<number> {
       ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }),
     );
     // Every Go-built part up front (helm only for the chart tests, Gitea for the forge tests), with progress, not inside a test's timeout.
-    const parts: BinaryPart[] = ['etcd', 'kube', ...(needsHelm ? (['helm'] as const) : []), ...(needsGitea ? (['gitea'] as const) : [])];
+    const parts: BinaryPart[] = [
+      'etcd',
+      'kube',
+      ...(needsHelm ? (['helm'] as const) : []),
+      ...(needsGitea ? (['gitea'] as const) : []),
+      ...(needsArgocd ? (['argocd'] as const) : []),
+    ];
     const buildStarted = performance.now();
     const built = await buildParts(parts);
     giteaBinary = needsGitea ? reported(built, 'GITEA_BIN') : undefined;
+    argocdRender = needsArgocd ? reported(built, 'ARGOCD_RENDER_BIN') : undefined;
     console.error(`run-tests: ${parts.join(', ')} built or cached in ${seconds(buildStarted)} s`);
+  } else if (needsArgocd) {
+    // Only the differential tests: Argo CD's code, built up front (minutes when cold), and no environment.
+    const buildStarted = performance.now();
+    argocdRender = reported(await buildParts(['argocd']), 'ARGOCD_RENDER_BIN');
+    console.error(`run-tests: argocd built or cached in ${seconds(buildStarted)} s`);
   }
   const env = { ...process.env };
+  if (argocdRender) env[ARGOCD_RENDER_VARIABLE] = argocdRender;
   if (needsEnvironment) {
     console.error(`run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git${giteaBinary ? ', gitea' : ''})`);
     environment = await TestEnvironment.start(giteaBinary ? { giteaBinary } : {});

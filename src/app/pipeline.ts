@@ -113,7 +113,7 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
   return {
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
-    registry: createGeneratorRegistry(),
+    registry: createGeneratorRegistry({ git: { newFileGlobbing: config.enableNewGitFileGlobbing, includeHiddenDirectories: config.includeHiddenDirectories } }),
     git: timedGitReader(git, observers.gitOperation),
     tenantGit: (tenant) => timedGitReader(git.forAccess(tenantRepoAccess(tenant.projectName, tenantRepoAllowances)), observers.gitOperation),
     observeGenerator: observers.generator,

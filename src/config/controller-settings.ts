@@ -171,6 +171,22 @@ export const controllerSettings = {
     fallback: false,
     help: "let tenants' generators read file:// and loopback repositories (local development only)",
   }),
+  enableNewGitFileGlobbing: setting<boolean>({
+    flag: 'enable-new-git-file-globbing',
+    env: 'APPSET_ENABLE_NEW_GIT_FILE_GLOBBING',
+    kind: 'boolean',
+    parse: parseBoolean,
+    fallback: false,
+    help: "git files generators match with doublestar globs (`*` within a folder, `**` across) instead of Argo CD's default `git ls-files` pathspecs, where `*` also crosses `/` (as Argo CD's flag of the same name)",
+  }),
+  includeHiddenDirectories: setting<boolean>({
+    flag: 'include-hidden-directories',
+    env: 'APPSET_INCLUDE_HIDDEN_DIRECTORIES',
+    kind: 'boolean',
+    parse: parseBoolean,
+    fallback: false,
+    help: "git directories generators also list directories whose name starts with '.' (as Argo CD's repo-server flag of the same name)",
+  }),
   enableScmProviders: setting<boolean>({
     flag: 'enable-scm-providers',
     env: 'APPSET_ENABLE_SCM_PROVIDERS',

@@ -35,6 +35,11 @@ export interface GeneratorContext {
    * informer store; the clusters generator keeps those labelled as Argo CD cluster Secrets.
    */
   clusterSecrets(): readonly V1Secret[];
+  /**
+   * The ApplicationSet's template style. Argo CD's generators behave differently per style in a few places
+   * (fasttemplate list values must be strings; merge keys are flat names in fasttemplate, top-level keys in goTemplate).
+   */
+  goTemplate: boolean;
   /** SCM provider APIs, under this ApplicationSet's credential and address rules (pull request and SCM provider generators). */
   scm: ScmAccess;
   interpolate: Interpolate;

@@ -1,20 +1,21 @@
 import type { ParamSet } from '../model/params.js';
 import type { ResolvedGitSource } from './git.js';
 import { parseParamsFile } from './file-content.js';
-import { filePathParams, selectPaths, withPathParams } from './path-params.js';
+import { filePathParams, selectFiles, withPathParams } from './path-params.js';
 import { withTemplatedValues } from './generator-values.js';
 
 /** Files read at the same time; bounded so a huge match cannot spawn hundreds of git processes. */
 const READ_CONCURRENCY = 8;
 
 /**
- * One param set per matching JSON/YAML file (per element when it holds a list), in path order:
+ * One param set per matching JSON/YAML file (per element when it holds a list), in path order (matched as
+ * {@link selectFiles} says):
  * the file's keys as nested params, then `path.*` of its folder plus `path.filename` and
  * `path.filenameNormalized` (path params win over a key of the same name, as in Argo CD).
  */
-export async function generateFromFiles({ spec, commit, ctx }: ResolvedGitSource): Promise<ParamSet[]> {
+export async function generateFromFiles({ spec, commit, ctx, options }: ResolvedGitSource): Promise<ParamSet[]> {
   const all = await ctx.git.listFiles(spec.repoURL, commit, ctx.signal);
-  const selected = selectPaths(all, spec.files, false).sort();
+  const selected = selectFiles(all, spec.files, options.newFileGlobbing).sort();
   const perFile = await mapBounded(selected, READ_CONCURRENCY, async (path) => {
     const content = await ctx.git.readFile(spec.repoURL, commit, path, ctx.signal);
     const where = { repoURL: spec.repoURL, revision: `${spec.revision} (${commit})`, path };

@@ -22,11 +22,23 @@ export interface GitSpec {
   requeueAfterSeconds: number | undefined;
 }
 
+/** Argo CD's repo-server switches that change what the git generator lists. */
+export interface GitGeneratorOptions {
+  /** `--enable-new-git-file-globbing`: doublestar globs for `files` instead of `git ls-files` pathspecs. */
+  readonly newFileGlobbing: boolean;
+  /** `--include-hidden-directories`: list directories whose name starts with `.`. */
+  readonly includeHiddenDirectories: boolean;
+}
+
+/** Argo CD's defaults: both switches off. */
+export const DEFAULT_GIT_GENERATOR_OPTIONS: GitGeneratorOptions = Object.freeze({ newFileGlobbing: false, includeHiddenDirectories: false });
+
 /** A resolved Git source: the spec plus the commit its revision pointed at for this run. */
 export interface ResolvedGitSource {
   spec: GitSpec;
   commit: string;
   ctx: GeneratorContext;
+  options: GitGeneratorOptions;
 }
 
 /** Reads and checks a `git` generator spec; hostile URLs, revisions and globs are refused here. */
@@ -58,26 +70,31 @@ export function parseGitSpec(raw: unknown): GitSpec {
  * matching JSON/YAML file (or per element when the file holds a list). Every failure names the
  * repository, revision and path and is thrown: an empty result would delete Applications.
  */
-export const gitGenerator: Generator = {
-  name: 'git',
-  async generate(raw, ctx): Promise<readonly ParamSet[]> {
-    const spec = parseGitSpec(raw);
-    let commit: string;
-    try {
-      // A poll every N seconds must see refs newer than N seconds, whatever the reader would reuse.
-      commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: pollIntervalMs(spec.requeueAfterSeconds) });
-    } catch (error) {
-      throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
-    }
-    ctx.log.debug({ repoURL: spec.repoURL, revision: spec.revision, commit }, 'git generator: revision resolved');
-    const source = { spec, commit, ctx };
-    return spec.directories.length > 0 ? generateFromDirectories(source) : generateFromFiles(source);
-  },
-  requeueAfterMs(raw) {
-    const seconds = readOptionalSeconds(readObject(raw, 'git').requeueAfterSeconds, 'git.requeueAfterSeconds');
-    return pollIntervalMs(seconds);
-  },
-};
+export function createGitGenerator(options: GitGeneratorOptions = DEFAULT_GIT_GENERATOR_OPTIONS): Generator {
+  return {
+    name: 'git',
+    async generate(raw, ctx): Promise<readonly ParamSet[]> {
+      const spec = parseGitSpec(raw);
+      let commit: string;
+      try {
+        // A poll every N seconds must see refs newer than N seconds, whatever the reader would reuse.
+        commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: pollIntervalMs(spec.requeueAfterSeconds) });
+      } catch (error) {
+        throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
+      }
+      ctx.log.debug({ repoURL: spec.repoURL, revision: spec.revision, commit }, 'git generator: revision resolved');
+      const source = { spec, commit, ctx, options };
+      return spec.directories.length > 0 ? generateFromDirectories(source) : generateFromFiles(source);
+    },
+    requeueAfterMs(raw) {
+      const seconds = readOptionalSeconds(readObject(raw, 'git').requeueAfterSeconds, 'git.requeueAfterSeconds');
+      return pollIntervalMs(seconds);
+    },
+  };
+}
+
+/** The git generator with Argo CD's default switches. */
+export const gitGenerator: Generator = createGitGenerator();
 
 /** How often a git generator is polled: its `requeueAfterSeconds`, or Argo CD's default. */
 function pollIntervalMs(requeueAfterSeconds: number | undefined): number {

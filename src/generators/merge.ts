@@ -1,7 +1,9 @@
 import type { ParamSet } from '../model/params.js';
 import type { Generator } from './generator.js';
 import { childRequeue, readChildGenerators } from './nested.js';
-import { overrideParamSet, paramAt } from './params.js';
+import { overrideParamSet } from './params.js';
+import { resolveFasttemplateTag } from '../templating/fasttemplate.js';
+import { MissingValue } from '../templating/plain-values.js';
 import type { GeneratorRegistry } from './registry.js';
 import { GeneratorSpecError, readArray, readObject, readString } from './spec-reading.js';
 
@@ -19,8 +21,9 @@ export function createMergeGenerator(registry: GeneratorRegistry): Generator {
       if (children.length < 2) throw new GeneratorSpecError('merge.generators', `must hold at least two generators, got ${children.length}`);
       const mergeKeys = readMergeKeys(spec);
       const results = await Promise.all(children.map((c, i) => registry.generateEntry(c, ctx, `merge.generators[${i}]`)));
-      const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0).entries()];
-      const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1));
+      const keyOf = mergeKeyReader(ctx.goTemplate);
+      const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0, keyOf).entries()];
+      const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1, keyOf));
       return base.map(([key, set]) =>
         overrides.reduce((acc, index) => {
           const match = index.get(key);
@@ -38,11 +41,26 @@ function readMergeKeys(spec: unknown): string[] {
   return [...new Set(keys)];
 }
 
-/** Param sets by the JSON of their merge-key values (dotted keys reach nested params). */
-function indexByKeys(sets: readonly ParamSet[], mergeKeys: readonly string[], child: number): Map<string, ParamSet> {
+type MergeKeyReader = (set: ParamSet, key: string) => unknown;
+
+/**
+ * How Argo CD reads a merge key: fasttemplate parameters are flat, so `path.basename` is one name, read
+ * here as a fasttemplate tag would be; goTemplate parameters are nested maps, and Argo CD reads only the
+ * top-level key (`path.basename` names nothing there). A missing key reads as null.
+ */
+function mergeKeyReader(goTemplate: boolean): MergeKeyReader {
+  if (goTemplate) return (set, key) => (Object.hasOwn(set, key) ? set[key] : null);
+  return (set, key) => {
+    const value = resolveFasttemplateTag(set, key);
+    return value instanceof MissingValue || value === undefined ? null : value;
+  };
+}
+
+/** Param sets by the JSON of their merge-key values. */
+function indexByKeys(sets: readonly ParamSet[], mergeKeys: readonly string[], child: number, keyOf: MergeKeyReader): Map<string, ParamSet> {
   const index = new Map<string, ParamSet>();
   for (const set of sets) {
-    const key = JSON.stringify(mergeKeys.map((k) => paramAt(set, k) ?? null));
+    const key = JSON.stringify(mergeKeys.map((k) => keyOf(set, k) ?? null));
     if (index.has(key)) throw new GeneratorSpecError(`merge.generators[${child}]`, `two parameter sets have the same merge key values ${key}`);
     index.set(key, set);
   }

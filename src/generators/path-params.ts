@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
 import { validateRepoPath } from '../git/input-validation.js';
 import type { ParamSet, ParamValue } from '../model/params.js';
+import { gitPathspecMatcher } from './git-pathspec.js';
 import { sanitizeName } from './normalize.js';
 import { readArray, readBoolean, readObject, readString } from './spec-reading.js';
 
@@ -28,9 +29,31 @@ export function readPathPatterns(value: unknown, field: string, where: { repoURL
  */
 export function selectPaths(paths: readonly string[], patterns: readonly PathPattern[], segmentGlobs: boolean): string[] {
   const options = { dot: true, noglobstar: segmentGlobs, nobrace: segmentGlobs, nocomment: true, nonegate: true };
-  const includes = patterns.filter((p) => !p.exclude).map((p) => new Minimatch(p.path, options));
-  const excludes = patterns.filter((p) => p.exclude).map((p) => new Minimatch(p.path, options));
+  // Go's path.Match negates a class with `^` only: `[!g]` is the class of `!` and `g`.
+  const glob = (path: string): string => (segmentGlobs ? path.replaceAll('[!', '[\\!') : path);
+  const includes = patterns.filter((p) => !p.exclude).map((p) => new Minimatch(glob(p.path), options));
+  const excludes = patterns.filter((p) => p.exclude).map((p) => new Minimatch(glob(p.path), options));
   return paths.filter((path) => includes.some((m) => m.match(path)) && !excludes.some((m) => m.match(path)));
+}
+
+/**
+ * The files a `files` generator reads: with Argo CD's default, `git ls-files` pathspecs ({@link gitPathspecMatcher}:
+ * `*` crosses `/`); with `--enable-new-git-file-globbing`, doublestar globs (`*` within a folder, `**` across).
+ * Exclude patterns follow the same rules and win, as in Argo CD.
+ */
+export function selectFiles(paths: readonly string[], patterns: readonly PathPattern[], newGlobbing: boolean): string[] {
+  if (newGlobbing) return selectPaths(paths, patterns, false);
+  const includes = patterns.filter((p) => !p.exclude).map((p) => gitPathspecMatcher(p.path));
+  const excludes = patterns.filter((p) => p.exclude).map((p) => gitPathspecMatcher(p.path));
+  return paths.filter((path) => includes.some((m) => m(path)) && !excludes.some((m) => m(path)));
+}
+
+/**
+ * Leaves out hidden directories (a segment starting with `.`) and everything below them, as Argo CD's
+ * repo-server does unless it runs with `--include-hidden-directories`.
+ */
+export function withoutHiddenDirectories(dirs: readonly string[]): string[] {
+  return dirs.filter((dir) => !dir.split('/').some((segment) => segment.startsWith('.')));
 }
 
 /** Argo CD's path params of a directory: `path`, `basename`, `basenameNormalized`, `segments`. */

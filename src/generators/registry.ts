@@ -1,7 +1,7 @@
 import type { ParamSet } from '../model/params.js';
 import type { Generator, GeneratorContext } from './generator.js';
 import { clustersGenerator } from './clusters.js';
-import { gitGenerator } from './git.js';
+import { createGitGenerator, type GitGeneratorOptions } from './git.js';
 import { matchesSelector, parseLabelSelector } from './label-selector.js';
 import { listGenerator } from './list.js';
 import { createPullRequestGenerator } from './pull-request/generator.js';
@@ -68,9 +68,14 @@ export class GeneratorRegistry {
   }
 }
 
+/** Switches that change what generators produce, as Argo CD's repo-server flags do. */
+export interface GeneratorOptions {
+  readonly git?: GitGeneratorOptions;
+}
+
 /** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, matrix, merge. */
-export function createGeneratorRegistry(): GeneratorRegistry {
-  const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(gitGenerator);
+export function createGeneratorRegistry(options: GeneratorOptions = {}): GeneratorRegistry {
+  const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(createGitGenerator(options.git));
   registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS));
   return registry.register(createMatrixGenerator(registry)).register(createMergeGenerator(registry));
 }

@@ -1,5 +1,6 @@
 import { TemplateProblem } from './template-problem.js';
 import { stringValue } from './plain-values.js';
+import { fromUtf8, utf8 } from './go-strings.js';
 
 /** String functions with sprig's and Argo CD's semantics. Pure: no file system, environment or network. */
 
@@ -8,8 +9,9 @@ export const MAX_FUNCTION_OUTPUT = 1_000_000;
 
 /** An integer argument, as Go's template engine would accept one. */
 export function intArg(value: unknown, fn: string): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new TemplateProblem(`${fn}: expected a number, got ${JSON.stringify(value) ?? 'nothing'}`);
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : typeof value === 'bigint' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw new TemplateProblem(`${fn}: expected a number, got ${typeof value === 'bigint' ? value : (JSON.stringify(value) ?? 'nothing')}`);
   return Math.trunc(n);
 }
 
@@ -43,27 +45,27 @@ export function slugify(...args: unknown[]): string {
   return slug;
 }
 
-/** sprig `trunc n s`: the first n characters, or the last -n when n is negative. */
+/** sprig `trunc n s`: the first n bytes, or the last -n when n is negative (Go slices bytes, not characters). */
 export function trunc(count: unknown, value: unknown): string {
-  const s = stringValue(value);
+  const bytes = utf8(stringValue(value));
   const n = intArg(count, 'trunc');
-  if (n < 0) return s.length + n > 0 ? s.slice(s.length + n) : s;
-  return s.length > n ? s.slice(0, n) : s;
+  if (n < 0 && bytes.length + n > 0) return fromUtf8(bytes.subarray(bytes.length + n));
+  if (n >= 0 && bytes.length > n) return fromUtf8(bytes.subarray(0, n));
+  return stringValue(value);
 }
 
-/** sprig `substr start end s`. */
+/** sprig `substr start end s` over bytes; Go's slice-out-of-range panics are errors. */
 export function substr(start: unknown, end: unknown, value: unknown): string {
-  const s = stringValue(value);
+  const bytes = utf8(stringValue(value));
   const from = intArg(start, 'substr');
   const to = intArg(end, 'substr');
-  if (from < 0) return s.slice(0, to);
-  if (to < 0 || to > s.length) return s.slice(from);
-  return s.slice(from, to);
-}
-
-/** sprig `title`: upper-cases the first letter of every word. */
-export function title(value: unknown): string {
-  return stringValue(value).replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_m, before: string, letter: string) => before + letter.toUpperCase());
+  const slice = (a: number, b: number): string => {
+    if (a < 0 || b > bytes.length || a > b) throw new TemplateProblem(`substr: slice bounds out of range [${a}:${b}] with length ${bytes.length}`);
+    return fromUtf8(bytes.subarray(a, b));
+  };
+  if (from < 0) return slice(0, to);
+  if (to < 0 || to > bytes.length) return slice(from, bytes.length);
+  return slice(from, to);
 }
 
 /** sprig `repeat n s`, bounded by {@link MAX_FUNCTION_OUTPUT}. */
@@ -85,12 +87,21 @@ export function indent(count: unknown, value: unknown): string {
   return out;
 }
 
-/** Go's `%q` for a string (sprig `quote`): double-quoted with backslash escapes. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+
+/** Go's `%q` for a string (strconv.Quote; sprig `quote`): printable characters as they are, the rest escaped. */
 export function goQuote(value: string): string {
-  return JSON.stringify(value)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
-    .replace(/\\u007f/g, '\\x7f');
+  let out = '"';
+  for (const ch of value) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0x80 && PRINTABLE.test(ch))) out += ch;
+    else if (Object.hasOwn(QUOTE_ESCAPES, ch)) out += QUOTE_ESCAPES[ch];
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else out += cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
 }
 
 /** sprig `quote`: each non-nil argument quoted, joined by spaces. */
@@ -107,13 +118,6 @@ export function squote(...values: unknown[]): string {
     .filter((v) => v !== undefined && v !== null)
     .map((v) => `'${stringValue(v)}'`)
     .join(' ');
-}
-
-/** sprig `b64dec`: strict standard base64, refused with an error when invalid (sprig would print the error text). */
-export function b64dec(value: unknown): string {
-  const s = stringValue(value);
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) throw new TemplateProblem(`b64dec: ${goQuote(s)} is not valid base64`);
-  return Buffer.from(s, 'base64').toString('utf8');
 }
 
 /** sprig `trimAll cutset s`: removes any of the cutset's characters from both ends. */

@@ -2,9 +2,9 @@ import type { HelperOptions } from 'handlebars';
 import { MissingParameterError, TemplateProblem } from './template-problem.js';
 import { resolveFasttemplateTag } from './fasttemplate.js';
 import { TEMPLATE_FUNCTIONS } from './functions.js';
-import { RUNTIME } from './runtime-names.js';
+import { functionProblem, RUNTIME } from './runtime-names.js';
 import { dataOf, refuseMissing, type TemplateData } from './scope.js';
-import { goFormat, goTruthy, isPlainMap, MissingValue } from './plain-values.js';
+import { goFormat, GoObject, goTruthy, isPlainMap, MissingValue } from './plain-values.js';
 
 /** The Handlebars helpers that translated templates call. Each reads its mode and budget from `@data`. */
 
@@ -27,6 +27,10 @@ function walkFields(data: TemplateData, start: unknown, prefix: string, names: s
       if (Object.hasOwn(current, name)) current = current[name];
       else if (data.scope.missing === 'error') throw new MissingParameterError(reference, ' (missingkey=error)');
       else return new MissingValue(reference);
+    } else if (current instanceof GoObject) {
+      const value = current.goField(name);
+      if (value === undefined) throw new TemplateProblem(`'${reference}': can't evaluate field ${name} in type ${current.goType}`);
+      current = value;
     } else {
       const what = current === null || current === undefined ? 'nil' : Array.isArray(current) ? 'a list' : `the ${typeof current} ${goFormat(current)}`;
       throw new TemplateProblem(`'${reference}': cannot read field '${name}' of ${what}`);
@@ -89,7 +93,7 @@ function goRange(this: unknown, ...args: unknown[]): string {
   const { values, options, data } = split(args);
   const [collection, indexVar, elementVar] = values as [unknown, string, string];
   const entries: [unknown, unknown][] = Array.isArray(collection)
-    ? collection.map((v: unknown, i) => [i, v])
+    ? collection.map((v: unknown, i) => [BigInt(i), v])
     : isPlainMap(collection)
       ? Object.keys(collection)
           .sort()
@@ -132,7 +136,7 @@ const goCall: Helper = (...args) => {
   } = split(args);
   const name = String(nameArg);
   const definition = Object.hasOwn(TEMPLATE_FUNCTIONS, name) ? TEMPLATE_FUNCTIONS[name] : undefined;
-  if (!definition) throw new TemplateProblem(`function '${name}' is not supported`);
+  if (!definition) throw new TemplateProblem(functionProblem(name) ?? `function '${name}' is not supported`);
   const prepared = values.map((value) => {
     if (!(value instanceof MissingValue) || definition.guard) return value;
     refuseMissing(data.scope, value.reference, ` (passed to '${name}')`);
@@ -149,6 +153,9 @@ const goCall: Helper = (...args) => {
   return result;
 };
 
+/** A Go integer literal (see translate.ts): its decimal text becomes a bigint. */
+const goInt: Helper = (...args) => BigInt(String(split(args).values[0]));
+
 /** Every helper to register, by Handlebars helper name. */
 export function runtimeHelpers(): Record<string, Helper> {
   const helpers: Record<string, Helper> = {
@@ -160,6 +167,7 @@ export function runtimeHelpers(): Record<string, Helper> {
     [RUNTIME.range]: goRange,
     [RUNTIME.param]: ftParam,
     [RUNTIME.call]: goCall,
+    [RUNTIME.int]: goInt,
   };
   return helpers;
 }

@@ -25,7 +25,8 @@ describe('clusters generator', () => {
   it('gives every param Argo CD documents, the local cluster first when the selector is empty', async () => {
     const out = await run({});
     assert.deepEqual(out, [
-      { name: 'in-cluster', nameNormalized: 'in-cluster', server: 'https://kubernetes.default.svc', project: '', metadata: { labels: {}, annotations: {} } },
+      // As Argo CD: no metadata for the local cluster, and annotations only when the Secret has some.
+      { name: 'in-cluster', nameNormalized: 'in-cluster', server: 'https://kubernetes.default.svc', project: '' },
       {
         name: 'Prod_EU',
         nameNormalized: 'prod-eu',
@@ -38,7 +39,7 @@ describe('clusters generator', () => {
         nameNormalized: 'staging',
         server: 'https://staging.example',
         project: '',
-        metadata: { labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'staging' }, annotations: {} },
+        metadata: { labels: { 'argocd.argoproj.io/secret-type': 'cluster', env: 'staging' } },
       },
     ]);
   });

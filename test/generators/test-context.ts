@@ -31,12 +31,16 @@ export const noGit: GitReader = {
 };
 
 /** A context with a silent logger and the given Git reader, Secrets and SCM access (default: none reachable). */
-export function testContext(options: { git?: GitReader; secrets?: readonly V1Secret[]; signal?: AbortSignal; scm?: ScmAccess } = {}): GeneratorContext {
+export function testContext(
+  options: { git?: GitReader; secrets?: readonly V1Secret[]; signal?: AbortSignal; scm?: ScmAccess; goTemplate?: boolean } = {},
+): GeneratorContext {
   return {
     signal: options.signal ?? new AbortController().signal,
     log: pino({ level: 'silent' }),
     git: options.git ?? noGit,
     clusterSecrets: () => options.secrets ?? [],
+    // goTemplate by default: its params are the nested maps generators produce; pass false for fasttemplate rules.
+    goTemplate: options.goTemplate ?? true,
     scm: options.scm ?? noScmAccess('no SCM provider in this test'),
     interpolate: fastTemplate,
   };

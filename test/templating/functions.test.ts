@@ -91,7 +91,8 @@ describe('template functions', () => {
     ['{{ get .m "b" }} {{ hasKey .m "a" }}', '2 true'],
     ['{{ keys .m }}', '[a b]'],
     ['{{ first .list }} {{ last .list }}', 'a b'],
-    ['{{ eq .n 7 }} {{ ne .s "x" }} {{ lt 1 2 }} {{ ge "b" "a" }}', 'true true true true'],
+    // Number parameters are float64s (JSON) and literals without a point are Go ints, which Go's eq will not compare.
+    ['{{ eq .n 7.0 }} {{ eq (int .n) 7 }} {{ ne .s "x" }} {{ lt 1 2 }} {{ ge "b" "a" }}', 'true true true true true'],
     ['{{ print "a" "b" 1 2 }}', 'ab1 2'],
     ['{{ printf "%q %v %t %%" "x" .list true }}', '"x" [a b] true %'],
   ];
@@ -100,8 +101,9 @@ describe('template functions', () => {
   const errors: [string, RegExp][] = [
     ['{{ b64dec "not base64!" }}', /b64dec: "not base64!" is not valid base64/],
     ['{{ trunc "x" .s }}', /trunc: expected a number, got "x"/],
-    ['{{ div 1 0 }}', /div: division by zero/],
+    ['{{ div 1 0 }}', /div: integer divide by zero/],
     ['{{ eq 1 "1" }}', /eq: incompatible types for comparison/],
+    ['{{ eq .n 7 }}', /eq: incompatible types for comparison: float64 7 and int 7/],
     ['{{ index .list 5 }}', /index: position 5 is out of range \(the list has 2 elements\)/],
     ['{{ repeat 100000000 "ab" }}', /repeat: the result would exceed 1000000 characters/],
     ['{{ range .s }}x{{ end }}', /range can't iterate over Hello World/],

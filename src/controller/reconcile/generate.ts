@@ -34,7 +34,15 @@ export interface Generated {
  * "these Applications are gone" and delete the rest.
  */
 export async function generate(appset: ApplicationSetObject, deps: GenerateDeps, signal: AbortSignal, log: Logger): Promise<Generated> {
-  const ctx = { signal, log, git: deps.git, clusterSecrets: deps.clusterSecrets, scm: deps.scm, interpolate: interpolatorFor(appset, deps.engine) };
+  const ctx = {
+    signal,
+    log,
+    git: deps.git,
+    clusterSecrets: deps.clusterSecrets,
+    goTemplate: appset.spec.goTemplate === true,
+    scm: deps.scm,
+    interpolate: interpolatorFor(appset, deps.engine),
+  };
   const outputs: GeneratorOutput[] = [];
   const intervals: Array<number | undefined> = [];
   for (const [generatorIndex, entry] of appset.spec.generators.entries()) {

@@ -8,8 +8,8 @@ export interface Binaries {
   kubeControllerManager: string;
 }
 
-/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, helm, and Gitea. */
-export type BinaryPart = 'etcd' | 'kube' | 'helm' | 'gitea';
+/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, helm, Gitea, and argocd-render. */
+export type BinaryPart = 'etcd' | 'kube' | 'helm' | 'gitea' | 'argocd';
 
 /** A Go build failed; the build script already printed why on stderr, so the message only says which. */
 export class BinaryBuildError extends Error {

@@ -1,4 +1,6 @@
 import { checkActionCount, TemplateProblem } from '../template-problem.js';
+import { parseGoInt } from '../go-cast.js';
+import { fromUtf8, utf8 } from '../go-strings.js';
 
 /** Splits Go-template text into text runs and `{{ }}` actions, applying `{{-`/`-}}` whitespace trimming. */
 
@@ -77,12 +79,65 @@ export type GoToken =
   | { kind: 'variable'; name: string; names: string[] }
   | { kind: 'ident'; name: string }
   | { kind: 'string'; value: string }
-  | { kind: 'number'; value: number }
+  | { kind: 'number'; value: number | bigint }
   | { kind: 'punct'; value: '|' | '(' | ')' | ':=' | '=' | ',' }
   | { kind: 'chained'; names: string[] };
 
 const TOKEN =
   /\s*(?:(\.(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?)|(\$[A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)|("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?))|([A-Za-z_][A-Za-z0-9_]*)|(:=|[|(),=])|('(?:[^'\\]|\\.)*'|\S))/y;
+
+const SIMPLE_ESCAPES: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '"': 34 };
+
+/** strconv.Unquote of a double-quoted Go string: `\x` and octal escapes are bytes, `\u`/`\U` characters. */
+function unquote(quoted: string, where: string): string {
+  const body = quoted.slice(1, -1);
+  const bytes: number[] = [];
+  const bad = () => new TemplateProblem(`${where}: invalid syntax in the string ${quoted}`);
+  for (let i = 0; i < body.length;) {
+    const cp = body.codePointAt(i) ?? 0;
+    if (cp === 10) throw bad();
+    if (cp !== 92) {
+      bytes.push(...utf8(String.fromCodePoint(cp)));
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const e = body[i + 1] ?? '';
+    const digits = (n: number, pattern: RegExp) => {
+      const text = body.slice(i + 2, i + 2 + n);
+      if (text.length !== n || !pattern.test(text)) throw bad();
+      i += 2 + n;
+      return parseInt(text, pattern.source.includes('7') ? 8 : 16);
+    };
+    if (Object.hasOwn(SIMPLE_ESCAPES, e)) {
+      bytes.push(SIMPLE_ESCAPES[e] as number);
+      i += 2;
+    } else if (e === 'x') bytes.push(digits(2, /^[0-9a-fA-F]+$/));
+    else if (/[0-7]/.test(e)) {
+      i--;
+      const value = digits(3, /^[0-7]+$/);
+      if (value > 255) throw bad();
+      bytes.push(value);
+    } else if (e === 'u' || e === 'U') {
+      const value = digits(e === 'u' ? 4 : 8, /^[0-9a-fA-F]+$/);
+      if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) throw bad();
+      bytes.push(...utf8(String.fromCodePoint(value)));
+    } else throw bad();
+  }
+  return fromUtf8(Uint8Array.from(bytes));
+}
+
+/** A number literal as Go evaluates it: without `.`, `e` or `E` (or in hex) an integer, otherwise a float64. */
+function numberValue(text: string, where: string): number | bigint {
+  if (/^-?0[xX]/.test(text) || !/[.eE]/.test(text)) {
+    // Go reads a leading 0 as octal ("017" is 15; "08" is an error).
+    const value = parseGoInt(text);
+    if (value === undefined || BigInt.asIntN(64, value) !== value) throw new TemplateProblem(`${where}: the number ${text} is out of range`);
+    return value;
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new TemplateProblem(`${where}: the number ${text} is out of range`);
+  return value;
+}
 
 /** Tokenizes the body of one action; anything unrecognised is reported with its text. */
 export function tokenizeAction(body: string, where: string): GoToken[] {
@@ -100,13 +155,10 @@ export function tokenizeAction(body: string, where: string): GoToken[] {
       if (adjacent && last?.kind === 'punct' && last.value === ')') tokens.push({ kind: 'chained', names });
       else tokens.push({ kind: 'field', names });
     } else if (variable !== undefined) tokens.push({ kind: 'variable', name: variable, names: varFields ? varFields.slice(1).split('.') : [] });
-    else if (dq !== undefined) tokens.push({ kind: 'string', value: JSON.parse(dq.replace(/\\x([0-9a-fA-F]{2})/g, '\\u00$1')) as string });
+    else if (dq !== undefined) tokens.push({ kind: 'string', value: unquote(dq, where) });
     else if (raw !== undefined) tokens.push({ kind: 'string', value: raw.slice(1, -1) });
-    else if (num !== undefined) {
-      const value = Number(num);
-      if (!Number.isFinite(value)) throw new TemplateProblem(`${where}: the number ${num} is out of range`);
-      tokens.push({ kind: 'number', value });
-    } else if (ident !== undefined) tokens.push({ kind: 'ident', name: ident });
+    else if (num !== undefined) tokens.push({ kind: 'number', value: numberValue(num, where) });
+    else if (ident !== undefined) tokens.push({ kind: 'ident', name: ident });
     else if (punct !== undefined) tokens.push({ kind: 'punct', value: punct as '|' });
     else throw new TemplateProblem(`${where}: unexpected '${other ?? ''}' (character constants and other Go syntax are not supported)`);
   }

@@ -7,7 +7,7 @@ import { isForbiddenName } from '../plain-values.js';
 /** A value in a command: a field chain, a variable, a literal, a function name or a parenthesised pipeline. */
 export type GoOperand =
   | { kind: 'field'; base: 'dot' | 'root' | 'var'; variable: string; names: string[]; text: string }
-  | { kind: 'literal'; value: string | number | boolean | null }
+  | { kind: 'literal'; value: string | number | bigint | boolean | null }
   | { kind: 'function'; name: string }
   | { kind: 'pipeline'; pipeline: GoPipeline; names: string[] };
 
@@ -25,8 +25,8 @@ export type GoNode =
   | { kind: 'if' | 'with'; pipeline: GoPipeline; then: GoNode[]; otherwise: GoNode[] }
   | { kind: 'range'; pipeline: GoPipeline; variables: string[]; body: GoNode[]; otherwise: GoNode[] };
 
-/** Function names the translator knows; anything else is refused. */
-export type FunctionCheck = (name: string) => boolean;
+/** Why a function name may not be called (refused or unknown), or undefined if it may. */
+export type FunctionCheck = (name: string) => string | undefined;
 
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'template', 'define', 'block', 'break', 'continue']);
 const UNSUPPORTED = new Set(['template', 'define', 'block', 'break', 'continue']);
@@ -37,13 +37,13 @@ function describe(action: Action): string {
   return `'${action.source}' at line ${action.line}, column ${action.column}`;
 }
 
-/** Parses tokens into a pipeline, checking names against `isFunction`. */
+/** Parses tokens into a pipeline, checking names with `checkFunction`. */
 class PipelineParser {
   private index = 0;
   constructor(
     private readonly tokens: GoToken[],
     private readonly where: string,
-    private readonly isFunction: FunctionCheck,
+    private readonly checkFunction: FunctionCheck,
   ) {}
 
   /** Parses to the end of the tokens (or a closing parenthesis when nested). */
@@ -102,8 +102,8 @@ class PipelineParser {
     if (name === 'true' || name === 'false') return { kind: 'literal', value: name === 'true' };
     if (name === 'nil') return { kind: 'literal', value: null };
     if (KEYWORDS.has(name)) throw new TemplateProblem(`${this.where}: '${name}' is only allowed at the start of an action`);
-    if (!this.isFunction(name))
-      throw new TemplateProblem(`${this.where}: function '${name}' is not supported (see docs/templating.md for the supported functions)`);
+    const problem = this.checkFunction(name);
+    if (problem !== undefined) throw new TemplateProblem(`${this.where}: ${problem}`);
     return { kind: 'function', name };
   }
 
@@ -138,7 +138,7 @@ class TemplateParser {
   private index = 0;
   constructor(
     private readonly chunks: GoChunk[],
-    private readonly isFunction: FunctionCheck,
+    private readonly checkFunction: FunctionCheck,
   ) {}
 
   /** Parses nodes until `end` or `else` (inside a block opened by `opener`) or the end of the text. */
@@ -171,7 +171,7 @@ class TemplateParser {
       throw new TemplateProblem(`${where}: variable declarations are only supported in 'range $i, $v := ...'`);
     }
     if (tokens.length === 0) throw new TemplateProblem(`${where}: missing value`);
-    return new PipelineParser(tokens, where, this.isFunction).pipeline();
+    return new PipelineParser(tokens, where, this.checkFunction).pipeline();
   }
 
   private block(word: 'if' | 'with' | 'range', tokens: GoToken[], action: Action): GoNode {
@@ -199,6 +199,6 @@ class TemplateParser {
 }
 
 /** Parses a whole Go template string into nodes. */
-export function parseGoTemplate(text: string, isFunction: FunctionCheck): GoNode[] {
-  return new TemplateParser(lexGoTemplate(text), isFunction).list(undefined).nodes;
+export function parseGoTemplate(text: string, checkFunction: FunctionCheck): GoNode[] {
+  return new TemplateParser(lexGoTemplate(text), checkFunction).list(undefined).nodes;
 }

@@ -1,12 +1,12 @@
 import { block, content, literal, mustache, program, subExpression, type HbsNode } from '../hbs-ast.js';
 import { parseGoTemplate, type GoNode, type GoOperand, type GoPipeline } from './parse.js';
-import { isTemplateFunction, RUNTIME } from '../runtime-names.js';
+import { functionProblem, RUNTIME } from '../runtime-names.js';
 
 /** Translates a Go template (Argo CD's `goTemplate: true`) into a Handlebars program over our runtime helpers. */
 
 /** The Handlebars AST for `text`; throws a TemplateProblem naming any unsupported construct and its place. */
 export function translateGoTemplate(text: string): HbsNode {
-  return program(parseGoTemplate(text, isTemplateFunction).map(translateNode));
+  return program(parseGoTemplate(text, functionProblem).map(translateNode));
 }
 
 function translateNode(node: GoNode): HbsNode {
@@ -58,7 +58,8 @@ function operandExpression(operand: GoOperand): HbsNode {
     case 'field':
       return subExpression(RUNTIME.field, [literal(operand.base), literal(operand.variable), literal(operand.text), ...operand.names.map(literal)]);
     case 'literal':
-      return literal(operand.value);
+      // Go integers are bigints at run time; Handlebars literals can only be numbers, so one helper makes them.
+      return typeof operand.value === 'bigint' ? subExpression(RUNTIME.int, [literal(operand.value.toString())]) : literal(operand.value);
     case 'function':
       // A function named without arguments is a call with none, as in Go.
       return subExpression(RUNTIME.call, [literal(operand.name)]);

@@ -1,0 +1,80 @@
+// Differential tests: this project's renderer against Argo CD's own ApplicationSet controller code.
+//
+// Every file of test/differential/corpus/ (one or more ApplicationSets, multi-document YAML) is rendered twice:
+// by this project's `appset render` code in-process (renderFiles: all or nothing, throws on a refusal), and by
+// argocd-render (go-build/argocd-render/), which runs Argo CD v3's ApplicationSetReconciler.Reconcile, generators
+// and repo-server code against a fake cluster and prints the Applications Argo CD created. Both read the cluster
+// Secrets of test/differential/clusters.yaml and the repository https://github.com/example/monorepo.git from a
+// local Git repository built from test/differential/monorepo/. The Applications are compared whole (apiVersion,
+// kind, name, namespace, labels, annotations, finalizers, spec) after the same reduction; a difference fails the
+// case with a field-level diff.
+//
+// A corpus file may declare in its header comment how this project differs on purpose:
+//   # expect: deliberate <reason>   this project refuses (throws) where Argo CD renders something, e.g. a missing
+//                                   template parameter, or all or nothing where Argo CD creates the valid part
+//   # expect: both-refuse           both refuse: this project throws, Argo CD creates nothing and reports why
+//   # expect: open <rule>           a difference found and not fixed yet (issue 22): passes while it differs, fails
+//                                   once both agree, so the mark goes with the fix
+// Such a case passes only if the difference is of the declared kind, so a fix that makes it equal shows up.
+//
+// The argocd-render binary comes from test/run.ts (env APPSET_ARGOCD_RENDER), which builds it up front with
+// go-build/build-binaries.sh argocd; the file is `.int` to keep it out of `--unit`, though it needs no cluster.
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { readClusterSecrets, renderFiles } from '../../src/cli/render-applicationsets.js';
+import { renderWithArgoCd } from './argocd-render.js';
+import { readCorpus } from './corpus.js';
+import { buildMonorepo, MONOREPO_URL } from './monorepo.js';
+import { judge, type OurResult } from './verdict.js';
+
+// Compiled to dist/test/differential/: the corpus stays in the source tree.
+const here = fileURLToPath(new URL('../../../test/differential/', import.meta.url));
+const clustersFile = `${here}clusters.yaml`;
+const binary = process.env.APPSET_ARGOCD_RENDER;
+
+/** This project's renderer on one file; a thrown error is its refusal. */
+async function renderOurs(file: string, repo: string): Promise<OurResult> {
+  const clusters = readClusterSecrets(existsSync(clustersFile) ? clustersFile : undefined);
+  try {
+    return { kind: 'rendered', applications: await renderFiles({ files: [file], repos: new Map([[MONOREPO_URL, repo]]), clusters }) };
+  } catch (error) {
+    return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+describe('differential: this project renders what Argo CD renders', () => {
+  const cases = readCorpus(`${here}corpus`);
+  const tally = { cases: cases.length, matched: 0, deliberate: 0, bothRefuse: 0, open: 0, differ: 0 };
+  let repo = '';
+
+  before(async () => {
+    if (!binary) throw new Error('APPSET_ARGOCD_RENDER is not set: run the differential tests through test/run.ts, which builds argocd-render');
+    repo = await buildMonorepo(`${here}monorepo`);
+  });
+
+  after(() => {
+    if (repo) rmSync(dirname(repo), { recursive: true, force: true });
+    const { cases: n, matched, deliberate, bothRefuse, open, differ } = tally;
+    console.log(
+      `differential: ${n} cases, ${matched} matched, ${deliberate} deliberate, ${bothRefuse} both-refuse, ${open} open (known, not fixed yet), ${differ} differ`,
+    );
+  });
+
+  it('has a corpus', () => assert.ok(cases.length > 0, `no *.yaml in ${here}corpus`));
+
+  for (const testCase of cases) {
+    it(testCase.name, async () => {
+      const args = [testCase.file, '--repo', `${MONOREPO_URL}=${repo}`, ...(existsSync(clustersFile) ? ['--clusters', clustersFile] : [])];
+      const [ours, theirs] = await Promise.all([renderOurs(testCase.file, repo), renderWithArgoCd(binary ?? '', args)]);
+      const verdict = judge(testCase.expectation, ours, theirs);
+      if (!verdict.pass) {
+        tally.differ++;
+        assert.fail(`${testCase.name}: ${verdict.message}`);
+      }
+      tally[verdict.outcome === 'both-refuse' ? 'bothRefuse' : verdict.outcome]++;
+    });
+  }
+});

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1Secret } from '@kubernetes/client-node';
+import { parseParamsFile } from '../../src/generators/file-content.js';
+import { gitPathspecMatcher } from '../../src/generators/git-pathspec.js';
+import { createGeneratorRegistry } from '../../src/generators/registry.js';
+import { selectFiles, selectPaths, withoutHiddenDirectories } from '../../src/generators/path-params.js';
+import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
+import { clusterSecret, testContext } from './test-context.js';
+
+// One table per rendering difference the side-by-side comparison with Argo CD v3.2.6 found. Each case is
+// what Argo CD's own code does (applicationset/generators, reposerver/repository, util/git); every one of
+// them failed before the fix.
+
+const where = { repoURL: 'https://git.example/org/repo.git', revision: 'main', path: 'cfg/conf.yaml' };
+const files = (...patterns: Array<[string, boolean?]>) => patterns.map(([path, exclude]) => ({ path, exclude: exclude ?? false }));
+
+describe('Argo CD parity: git files match with git ls-files pathspecs by default', () => {
+  const tree = ['cfg/conf.yaml', 'cfg/a/conf.yaml', 'cfg/a/b/conf.yaml', 'cfg/a/b/other.json', 'apps/web/config.json', 'apps/web/x/config.json'];
+  const cases: Array<[string, string, string[]]> = [
+    ['`*` crosses folders', 'cfg/*/conf.yaml', ['cfg/a/b/conf.yaml', 'cfg/a/conf.yaml']],
+    ['`*` at the end reaches every file below', 'cfg/*', ['cfg/a/b/conf.yaml', 'cfg/a/b/other.json', 'cfg/a/conf.yaml', 'cfg/conf.yaml']],
+    ['`**` is `*`', 'apps/**/config.json', ['apps/web/config.json', 'apps/web/x/config.json']],
+    ['a plain folder names every file below it', 'cfg/a', ['cfg/a/b/conf.yaml', 'cfg/a/b/other.json', 'cfg/a/conf.yaml']],
+    ['a plain file names itself', 'cfg/conf.yaml', ['cfg/conf.yaml']],
+    ['`?` is one character, `/` included', 'cfg/a?conf.yaml', ['cfg/a/conf.yaml']],
+    ['a class', 'cfg/a/b/*.[jy]son', ['cfg/a/b/other.json']],
+  ];
+  for (const [name, pattern, expected] of cases) {
+    it(name, () => assert.deepEqual(tree.filter(gitPathspecMatcher(pattern)).sort(), expected));
+  }
+  it('an exclude pattern follows the same rules and wins', () => {
+    assert.deepEqual(selectFiles(tree, files(['cfg/*'], ['cfg/a/b/*', true]), false).sort(), ['cfg/a/conf.yaml', 'cfg/conf.yaml']);
+  });
+  it('--enable-new-git-file-globbing keeps `*` within a folder', () => {
+    assert.deepEqual(selectFiles(tree, files(['cfg/*/conf.yaml']), true), ['cfg/a/conf.yaml']);
+  });
+});
+
+describe('Argo CD parity: directory globs are Go path.Match', () => {
+  it('`[!g]` is the class of `!` and `g`, not a negation (Go negates with `^`)', () => {
+    const dirs = ['apps/guestbook', 'apps/billing', 'apps/!x'];
+    assert.deepEqual(selectPaths(dirs, files(['apps/[!g]*']), true), ['apps/guestbook', 'apps/!x']);
+    assert.deepEqual(selectPaths(dirs, files(['apps/[^g]*']), true), ['apps/billing', 'apps/!x']);
+  });
+});
+
+describe('Argo CD parity: hidden directories are not listed', () => {
+  it('leaves out `.name` folders and everything below them', () => {
+    assert.deepEqual(withoutHiddenDirectories(['apps', 'apps/.hidden', 'apps/.hidden/x', '.github', '.github/workflows', 'apps/web', 'apps/web.v2']), [
+      'apps',
+      'apps/web',
+      'apps/web.v2',
+    ]);
+  });
+  it('the git generator lists them with --include-hidden-directories only', async () => {
+    const git = {
+      resolveRevision: () => Promise.resolve('c0ffee'),
+      listDirectories: () => Promise.resolve(['apps', 'apps/.hidden', 'apps/web']),
+      listFiles: () => Promise.reject(new Error('unused')),
+      readFile: () => Promise.reject(new Error('unused')),
+    };
+    const entry = { git: { repoURL: where.repoURL, directories: [{ path: 'apps/*' }] } };
+    const names = async (includeHiddenDirectories: boolean): Promise<unknown[]> =>
+      (await createGeneratorRegistry({ git: { newFileGlobbing: false, includeHiddenDirectories } }).generateEntry(entry, testContext({ git }), 'g')).map(
+        (p) => (p['path'] as Record<string, unknown>)['basename'],
+      );
+    assert.deepEqual(await names(false), ['web']);
+    assert.deepEqual(await names(true), ['.hidden', 'web']);
+  });
+});
+
+describe('Argo CD parity: merge keys', () => {
+  const registry = createGeneratorRegistry();
+  const merge = (mergeKeys: string[]) => ({
+    merge: {
+      mergeKeys,
+      generators: [
+        {
+          list: {
+            elements: [
+              { name: 'a', path: { basename: 'a' }, v: 'base' },
+              { name: 'b', path: { basename: 'b' }, v: 'base' },
+            ],
+          },
+        },
+        { list: { elements: [{ name: 'b', path: { basename: 'b' }, v: 'override' }] } },
+      ],
+    },
+  });
+  it('fasttemplate: a dotted key is one flat parameter name (path.basename)', async () => {
+    const out = await registry.generateEntry(
+      {
+        merge: {
+          mergeKeys: ['path.basename'],
+          generators: [
+            { git: { repoURL: where.repoURL, directories: [{ path: 'apps/*' }] } },
+            { list: { elements: [{ 'path.basename': 'web', extra: 'x' }] } },
+          ],
+        },
+      },
+      testContext({
+        goTemplate: false,
+        git: {
+          resolveRevision: () => Promise.resolve('c0ffee'),
+          listDirectories: () => Promise.resolve(['apps/api', 'apps/web']),
+          listFiles: () => Promise.reject(new Error('unused')),
+          readFile: () => Promise.reject(new Error('unused')),
+        },
+      }),
+      'g',
+    );
+    assert.deepEqual(
+      out.map((p) => p['extra'] ?? '-'),
+      ['-', 'x'],
+    );
+  });
+  it('goTemplate: only top-level keys; a dotted key reads nothing, so the sets collide as in Argo CD', async () => {
+    await assert.rejects(registry.generateEntry(merge(['path.basename']), testContext({ goTemplate: true }), 'g'), /same merge key values \[null\]/);
+    const out = await registry.generateEntry(merge(['name']), testContext({ goTemplate: true }), 'g');
+    assert.deepEqual(
+      out.map((p) => p['v']),
+      ['base', 'override'],
+    );
+  });
+});
+
+describe('Argo CD parity: the clusters generator', () => {
+  const secrets: V1Secret[] = [
+    clusterSecret('prod', { name: 'prod', server: 'https://prod.example' }, { env: 'prod' }),
+    clusterSecret('bare', { name: 'bare', server: 'https://bare.example' }),
+  ];
+  const registry = createGeneratorRegistry();
+  it('flatList: one param set listing every cluster as `clusters`', async () => {
+    const out = await registry.generateEntry({ clusters: { flatList: true } }, testContext({ secrets }), 'g');
+    assert.equal(out.length, 1);
+    assert.deepEqual(
+      ((out[0] as Record<string, unknown>)['clusters'] as Array<Record<string, unknown>>).map((c) => c['name']),
+      ['in-cluster', 'bare', 'prod'],
+    );
+  });
+  it('goTemplate metadata: none for the local cluster; labels or annotations only when the Secret has some', async () => {
+    const out = await registry.generateEntry({ clusters: {} }, testContext({ secrets }), 'g');
+    const byName = new Map(out.map((p) => [p['name'], p]));
+    assert.equal(Object.hasOwn(byName.get('in-cluster') ?? {}, 'metadata'), false);
+    assert.deepEqual(Object.keys((byName.get('bare')?.['metadata'] ?? {}) as object), ['labels']);
+    assert.equal(Object.hasOwn((byName.get('prod')?.['metadata'] ?? {}) as object, 'annotations'), false);
+  });
+});
+
+describe('Argo CD parity: git files are YAML 1.1', () => {
+  const parse = (text: string) => parseParamsFile(Buffer.from(text), where)[0];
+  const cases: Array<[string, string, Record<string, unknown>]> = [
+    ['on / off / yes / no / y / n are booleans', 'a: on\nb: off\nc: yes\nd: no\ne: y\nf: N\n', { a: true, b: false, c: true, d: false, e: true, f: false }],
+    ['a leading 0 is octal, underscores group digits', 'mode: 0755\ncount: 1_000\n', { mode: 493, count: 1000 }],
+    ['such keys become the strings Argo CD sees', 'on: x\nn: y\n', { true: 'x', false: true }],
+    ['no base-60 numbers and no timestamps (go-yaml v2 has neither)', 't: 1:30\nd: 2001-12-14\n', { t: '1:30', d: '2001-12-14' }],
+    ['quoted scalars stay strings', 'a: "on"\nb: \'0755\'\n', { a: 'on', b: '0755' }],
+  ];
+  for (const [name, text, expected] of cases) it(name, () => assert.deepEqual(parse(text), expected));
+});
+
+describe('Argo CD parity: fasttemplate list elements hold strings', () => {
+  const registry = createGeneratorRegistry();
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['a number', { env: 'dev', replicas: 3 }, /list\.elements\[0\]\.replicas: is number/],
+    ['a boolean', { env: 'dev', on: true }, /list\.elements\[0\]\.on: is boolean/],
+    ['a map other than values', { env: 'dev', extra: { a: 'b' } }, /list\.elements\[0\]\.extra: is a map/],
+    ['a value that is not a string', { env: 'dev', values: { n: 1 } }, /list\.elements\[0\]\.values\.n: is number/],
+  ];
+  for (const [name, element, message] of cases) {
+    it(`refuses ${name}, naming it`, async () => {
+      await assert.rejects(
+        registry.generateEntry({ list: { elements: [element] } }, testContext({ goTemplate: false }), 'g'),
+        (error: unknown) => error instanceof GeneratorSpecError && message.test(error.message),
+      );
+    });
+  }
+  it('accepts strings and a values map of strings; goTemplate and elementsYaml take any value', async () => {
+    assert.equal(
+      (await registry.generateEntry({ list: { elements: [{ env: 'dev', values: { a: 'b' } }] } }, testContext({ goTemplate: false }), 'g')).length,
+      1,
+    );
+    assert.equal((await registry.generateEntry({ list: { elements: [{ n: 3 }] } }, testContext({ goTemplate: true }), 'g')).length, 1);
+    assert.equal((await registry.generateEntry({ list: { elementsYaml: '- n: 3\n' } }, testContext({ goTemplate: false }), 'g')).length, 1);
+  });
+});
