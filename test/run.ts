@@ -89,11 +89,13 @@ async function main(): Promise<number> {
   let argocdRender: string | undefined;
   const started = performance.now();
   let environment: TestEnvironment | undefined;
-  if (needsEnvironment) {
+  if (needsEnvironment || needsArgocd) {
     // Every system program first, so a fresh machine learns what it lacks before minutes of builds.
     extendProcessPath(
       ensurePrerequisites(TEST_PREREQUISITES, { command: 'npm test', surroundings: processSurroundings(), say: (line) => console.error(line) }),
     );
+  }
+  if (needsEnvironment) {
     // Every Go-built part up front (helm only for the chart tests, Gitea for the forge tests), with progress, not inside a test's timeout.
     const parts: BinaryPart[] = [
       'etcd',
