@@ -109,11 +109,15 @@ describe('scmProvider generator against a Gitea organisation (webhooks from Gite
   it('allBranches with branchMatch lists each matching branch of every repository', async () => {
     await gitea.createBranch(org, 'lib-c', 'release-1');
     const head = await gitea.commitFile(org, 'lib-c', 'release-1', 'deploy/r.yaml', 'r: 1\n');
-    await until('the release branch', async () => (await names('rel-')) === 'rel-lib-c-release-1');
-    const app = (await objects.custom.getNamespacedCustomObject({ ...objects.G, plural: 'applications', name: 'rel-lib-c-release-1' })) as {
-      metadata: { annotations: Record<string, string> };
-    };
-    assert.equal(app.metadata.annotations.sha, head);
+    // Creating the branch is itself an event, so the Application may first appear at the commit the branch started from.
+    await until('the release branch at its pushed commit', async () => {
+      if ((await names('rel-')) !== 'rel-lib-c-release-1') return false;
+      const app = (await objects.custom.getNamespacedCustomObject({ ...objects.G, plural: 'applications', name: 'rel-lib-c-release-1' })) as {
+        metadata: { annotations: Record<string, string> };
+      };
+      return app.metadata.annotations.sha === head;
+    });
+    assert.equal(await names('rel-'), 'rel-lib-c-release-1', 'only the release branch matches branchMatch');
   });
 
   it('a push to a listed branch moves sha in its Application', async () => {
