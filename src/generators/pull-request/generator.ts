@@ -47,12 +47,16 @@ export function readPullRequestSpec(raw: unknown, providers: readonly PullReques
 /** The webhook routing key of a `pullRequest` spec (`pr:<provider>:<owner>/<repo>`), or undefined when the spec is unreadable. */
 export function pullRequestEventKey(raw: unknown, providers: readonly PullRequestProvider[]): string | undefined {
   try {
-    const spec = readPullRequestSpec(raw, providers);
-    const { owner, repo } = spec.provider.repository(spec.providerSpec);
-    return pullRequestKey(EVENT_PROVIDER[spec.provider.name] ?? spec.provider.name, owner, repo);
+    return eventKeyOf(readPullRequestSpec(raw, providers));
   } catch {
     return undefined;
   }
+}
+
+/** The webhook routing key of a read spec: `pr:<provider>:<owner>/<repo>`. */
+function eventKeyOf(spec: PullRequestSpec): string {
+  const { owner, repo } = spec.provider.repository(spec.providerSpec);
+  return pullRequestKey(EVENT_PROVIDER[spec.provider.name] ?? spec.provider.name, owner, repo);
 }
 
 /**
@@ -73,7 +77,7 @@ async function generate(spec: PullRequestSpec, ctx: GeneratorContext): Promise<P
   const connection = provider.connection(providerSpec);
   const client = await ctx.scm.connect(connection, ctx.signal);
   const { owner, repo } = provider.repository(providerSpec);
-  const eventKey = pullRequestKey(EVENT_PROVIDER[provider.name] ?? provider.name, owner, repo);
+  const eventKey = eventKeyOf(spec);
   const question = ['pullRequest', provider.name, client.baseUrl, client.credentialIdentity, provider.question(providerSpec)].join('\n');
   let pulls: PullRequest[];
   try {

@@ -52,11 +52,15 @@ export function readScmProviderSpec(raw: unknown, providers: readonly Repository
 /** The webhook routing key of an `scmProvider` spec (`scm:<provider>:<organization>`), or undefined when the spec is unreadable. */
 export function scmProviderEventKey(raw: unknown, providers: readonly RepositoryProvider[]): string | undefined {
   try {
-    const spec = readScmProviderSpec(raw, providers);
-    return organizationKey(EVENT_PROVIDER[spec.provider.name] ?? spec.provider.name, spec.provider.organization(spec.providerSpec));
+    return eventKeyOf(readScmProviderSpec(raw, providers));
   } catch {
     return undefined;
   }
+}
+
+/** The webhook routing key of a read spec: `scm:<provider>:<organization>`. */
+function eventKeyOf(spec: ScmProviderSpec): string {
+  return organizationKey(EVENT_PROVIDER[spec.provider.name] ?? spec.provider.name, spec.provider.organization(spec.providerSpec));
 }
 
 /**
@@ -76,7 +80,7 @@ async function generate(spec: ScmProviderSpec, ctx: GeneratorContext): Promise<P
   const { provider, providerSpec } = spec;
   const connection = provider.connection(providerSpec);
   const client = await ctx.scm.connect(connection, ctx.signal);
-  const eventKey = organizationKey(EVENT_PROVIDER[provider.name] ?? provider.name, provider.organization(providerSpec));
+  const eventKey = eventKeyOf(spec);
   const prefix = ['scmProvider', provider.name, client.baseUrl, client.credentialIdentity, provider.question(providerSpec)].join('\n');
   const source = sharedSource(provider.source(client, providerSpec), {
     ask: (question, load) => askShared(ctx.scm, `${prefix}\n${question}`, eventKey, ctx.signal, load),

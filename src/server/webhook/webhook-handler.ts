@@ -60,8 +60,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
  */
 async function routeVerified(options: WebhookHandlerOptions, request: VerifiedRequest, body: Buffer): Promise<number | undefined> {
   const isPush = isPushEvent(request.provider, request.event);
-  if (!isPush && !isScmChangeEvent(request.provider, request.event, parseJsonQuietly(body))) return undefined;
-  const payload = parseJson(body);
+  // Parsed once: Azure DevOps names its event in the body, and an unparsable body is refused only when the event counts.
+  const parsed = parseJson(body);
+  if (!isPush && !isScmChangeEvent(request.provider, request.event, parsed.ok ? parsed.value : undefined)) return undefined;
+  if (!parsed.ok) throw new WebhookRejection(400, 'webhook body is not valid JSON (send it as application/json)');
+  const payload = parsed.value;
   const push = isPush ? parsePushEvent(request.provider, payload) : undefined;
   const change = options.onScmChange ? parseScmChangeEvent(request.provider, request.event, payload) : undefined;
   if (!push && !change) return undefined;
@@ -82,20 +85,12 @@ async function routeVerified(options: WebhookHandlerOptions, request: VerifiedRe
   return enqueued;
 }
 
-/** The body as JSON, or undefined: only Azure DevOps names its event in the body, and a bad body is refused later. */
-function parseJsonQuietly(body: Buffer): unknown {
+/** The body as JSON, or a failure to report once the event turns out to matter. */
+function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return { ok: true, value: JSON.parse(body.toString('utf8')) as unknown };
   } catch {
-    return undefined;
-  }
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    throw new WebhookRejection(400, 'webhook body is not valid JSON (send it as application/json)');
+    return { ok: false };
   }
 }
 
