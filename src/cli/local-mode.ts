@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { parseAllYaml11Documents } from '../model/yaml11.js';
 import type { Logger } from 'pino';
 import { readControllerConfig } from '../config/controller-config.js';
 import { startController, type RunningController } from '../app/start-replica.js';
@@ -156,7 +156,7 @@ async function applyManifests(transport: KubeTransport, manifestFile: string | u
   const manifests = manifestFile ? [manifestFile] : readdirSync(join(examplesDir(), 'applicationsets')).map((f) => join(examplesDir(), 'applicationsets', f));
   for (const file of manifests) {
     const text = readFileSync(file, 'utf8').replaceAll(EXAMPLE_REPO_URL, repoUrl);
-    for (const doc of parseAllDocuments(text)) {
+    for (const doc of parseAllYaml11Documents(text)) {
       const object = doc.toJS() as { apiVersion?: string; kind?: string; metadata?: { namespace?: string } } | null;
       if (!object) continue;
       const collection = object.apiVersion === 'argoproj.io/v1alpha1' ? ARGO_COLLECTIONS[object.kind ?? ''] : undefined;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { parseAllDocuments } from 'yaml';
+import { parseAllYaml11Documents } from '../model/yaml11.js';
 import type { ApplicationSetObject } from '../controller/reconcile/applicationset.js';
 import { generate } from '../controller/reconcile/generate.js';
 import type { GitReader } from '../git/git-reader.js';
@@ -42,7 +42,7 @@ export class RenderCommandError extends AppsetError {
  * file and the document.
  */
 export function readYamlDocuments(file: string): unknown[] {
-  return parseAllDocuments(readFileSync(file, 'utf8')).map((doc, index) => {
+  return parseAllYaml11Documents(readFileSync(file, 'utf8')).map((doc, index) => {
     const where = `${file}: document ${index + 1}`;
     if (doc.errors.length > 0) throw new RenderCommandError(`${where} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);
     try {

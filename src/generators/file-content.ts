@@ -1,4 +1,4 @@
-import { parse as parseYaml, type Tags } from 'yaml';
+import { parseYaml11 } from '../model/yaml11.js';
 import { GitError, type GitLocation } from '../git/git-error.js';
 import type { ParamSet } from '../model/params.js';
 import { isParamSet, MAX_PARAM_DEPTH, toParamValue } from './params.js';
@@ -22,7 +22,7 @@ export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[]
     throw new GitError('malformed', where, `file nests [ ] or { } more than ${MAX_PARAM_DEPTH} levels deep; parameters may nest at most ${MAX_PARAM_DEPTH}`);
   let parsed: unknown;
   try {
-    parsed = parseYaml(text, { version: '1.1', customTags: argoCdYaml11Tags, maxAliasCount: 100, uniqueKeys: true });
+    parsed = parseYaml11(text, { maxAliasCount: 100, uniqueKeys: true });
   } catch (error) {
     const first = (error as Error).message.split('\n')[0] ?? '';
     throw new GitError('malformed', where, `file is not valid JSON or YAML: ${first}`);
@@ -41,16 +41,6 @@ export function parseParamsFile(content: Buffer, where: GitLocation): ParamSet[]
     }
     return value;
   });
-}
-
-/**
- * YAML 1.1, as Argo CD reads these files (sigs.k8s.io/yaml over go-yaml v2): `on`, `off`, `yes`, `no`, `y`
- * and `n` are booleans, `0755` is octal, `1_000` is a number (and such keys become the strings `true`,
- * `493`...). go-yaml v2 has no base-60 numbers (`1:30`) and reads dates as strings, so those tags of the
- * 1.1 schema are left out.
- */
-function argoCdYaml11Tags(tags: Tags): Tags {
-  return tags.filter((tag) => !(typeof tag === 'object' && (tag.format === 'TIME' || tag.tag === 'tag:yaml.org,2002:timestamp')));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ResolvedGitSource } from './git.js';
 import { parseParamsFile } from './file-content.js';
 import { filePathParams, selectFiles, withPathParams } from './path-params.js';
 import { withTemplatedValues } from './generator-values.js';
+import { fileParamsAsFasttemplate } from './fasttemplate-params.js';
 
 /** Files read at the same time; bounded so a huge match cannot spawn hundreds of git processes. */
 const READ_CONCURRENCY = 8;
@@ -20,7 +21,9 @@ export async function generateFromFiles({ spec, commit, ctx, options }: Resolved
     const content = await ctx.git.readFile(spec.repoURL, commit, path, ctx.signal);
     const where = { repoURL: spec.repoURL, revision: `${spec.revision} (${commit})`, path };
     const pathParams = withPathParams(filePathParams(path), spec.pathParamPrefix);
-    return parseParamsFile(content, where).map((fromFile) => withTemplatedValues({ ...fromFile, ...pathParams }, spec.values, ctx));
+    // With fasttemplate Argo CD flattens the file's data first and prints every value as text.
+    const asParams = ctx.goTemplate ? (fromFile: ParamSet) => fromFile : fileParamsAsFasttemplate;
+    return parseParamsFile(content, where).map((fromFile) => withTemplatedValues({ ...asParams(fromFile), ...pathParams }, spec.values, ctx));
   });
   return perFile.flat();
 }

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseYaml11 } from '../model/yaml11.js';
 import type { ParamSet } from '../model/params.js';
 import type { Generator } from './generator.js';
 import { isParamSet, toParamSet } from './params.js';
@@ -28,7 +28,7 @@ function elementsFromYaml(text: string): ParamSet[] {
   if (text.trim() === '') return [];
   let parsed: unknown;
   try {
-    parsed = parseYaml(text, { schema: 'core', maxAliasCount: 100 });
+    parsed = parseYaml11(text, { maxAliasCount: 100 });
   } catch (error) {
     throw new GeneratorSpecError('list.elementsYaml', `is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }

@@ -1,7 +1,7 @@
 import type { ParamSet } from '../model/params.js';
 import type { Generator } from './generator.js';
 import { childRequeue, hasReferences, interpolateChild, readChildGenerators } from './nested.js';
-import { combineParamSets } from './params.js';
+import { combineParamSets, overrideParamSet } from './params.js';
 import type { GeneratorRegistry } from './registry.js';
 import { GeneratorSpecError } from './spec-reading.js';
 
@@ -9,6 +9,9 @@ import { GeneratorSpecError } from './spec-reading.js';
  * The matrix generator: the cartesian product of exactly two child generators. The second child's
  * fields may refer to the first child's params (`{{path.basename}}` in a git `repoURL`), so it runs
  * once per param set of the first, interpolated with it (or once, when it refers to nothing).
+ * Two sets combine as in Argo CD: with fasttemplate the same name with two values is an error; with
+ * goTemplate the maps merge deeply and the first child wins (Argo CD documents this as overriding one
+ * child's parameters from the other).
  */
 export function createMatrixGenerator(registry: GeneratorRegistry): Generator {
   return {
@@ -19,10 +22,11 @@ export function createMatrixGenerator(registry: GeneratorRegistry): Generator {
       const [firstChild, secondChild] = children;
       const first = await registry.generateEntry(firstChild, ctx, 'matrix.generators[0]');
       const independent = hasReferences(secondChild) ? undefined : await registry.generateEntry(secondChild, ctx, 'matrix.generators[1]');
+      const combine = ctx.goTemplate ? (left: ParamSet, right: ParamSet) => overrideParamSet(right, left) : combineParamSets;
       const out: ParamSet[] = [];
       for (const left of first) {
         const right = independent ?? (await registry.generateEntry(interpolateChild(secondChild, left, ctx), ctx, 'matrix.generators[1]'));
-        for (const r of right) out.push(combineParamSets(left, r));
+        for (const r of right) out.push(combine(left, r));
       }
       return out;
     },

@@ -2,8 +2,6 @@ import type { ParamSet } from '../model/params.js';
 import type { Generator } from './generator.js';
 import { childRequeue, readChildGenerators } from './nested.js';
 import { overrideParamSet } from './params.js';
-import { resolveFasttemplateTag } from '../templating/fasttemplate.js';
-import { MissingValue } from '../templating/plain-values.js';
 import type { GeneratorRegistry } from './registry.js';
 import { GeneratorSpecError, readArray, readObject, readString } from './spec-reading.js';
 
@@ -21,7 +19,7 @@ export function createMergeGenerator(registry: GeneratorRegistry): Generator {
       if (children.length < 2) throw new GeneratorSpecError('merge.generators', `must hold at least two generators, got ${children.length}`);
       const mergeKeys = readMergeKeys(spec);
       const results = await Promise.all(children.map((c, i) => registry.generateEntry(c, ctx, `merge.generators[${i}]`)));
-      const keyOf = mergeKeyReader(ctx.goTemplate);
+      const keyOf = mergeKeyReader();
       const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0, keyOf).entries()];
       const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1, keyOf));
       return base.map(([key, set]) =>
@@ -44,16 +42,12 @@ function readMergeKeys(spec: unknown): string[] {
 type MergeKeyReader = (set: ParamSet, key: string) => unknown;
 
 /**
- * How Argo CD reads a merge key: fasttemplate parameters are flat, so `path.basename` is one name, read
- * here as a fasttemplate tag would be; goTemplate parameters are nested maps, and Argo CD reads only the
- * top-level key (`path.basename` names nothing there). A missing key reads as null.
+ * How Argo CD reads a merge key: as one name of the param set. Fasttemplate parameters are flat (the
+ * registry flattens them), so `path.basename` is one name; goTemplate parameters are nested maps, where
+ * `path.basename` names nothing. A missing key reads as null.
  */
-function mergeKeyReader(goTemplate: boolean): MergeKeyReader {
-  if (goTemplate) return (set, key) => (Object.hasOwn(set, key) ? set[key] : null);
-  return (set, key) => {
-    const value = resolveFasttemplateTag(set, key);
-    return value instanceof MissingValue || value === undefined ? null : value;
-  };
+function mergeKeyReader(): MergeKeyReader {
+  return (set, key) => (Object.hasOwn(set, key) ? set[key] : null);
 }
 
 /** Param sets by the JSON of their merge-key values. */

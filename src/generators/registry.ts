@@ -11,6 +11,7 @@ import { REPOSITORY_PROVIDERS } from './scm-provider/providers/index.js';
 import { createMatrixGenerator } from './matrix.js';
 import { createMergeGenerator } from './merge.js';
 import { flattenParams } from './params.js';
+import { toFasttemplateParams } from './fasttemplate-params.js';
 import { GeneratorSpecError, readObject } from './spec-reading.js';
 
 /** Argo CD generators this controller does not implement; named in the error instead of "unknown". */
@@ -53,11 +54,15 @@ export class GeneratorRegistry {
     return { generator, spec: entry[name], selector: entry.selector };
   }
 
-  /** Runs one entry and applies its post-selector to the flattened params. */
+  /**
+   * Runs one entry and applies its post-selector to the flattened params. With fasttemplate the params
+   * leave here flat, as Argo CD's are, so matrix, merge and selectors see Argo CD's names.
+   */
   async generateEntry(raw: unknown, ctx: GeneratorContext, field: string): Promise<ParamSet[]> {
     const { generator, spec, selector } = this.parseEntry(raw, field);
     const postSelector = parseLabelSelector(selector, `${field}.selector`);
-    const params = await generator.generate(spec, ctx);
+    const generated = await generator.generate(spec, ctx);
+    const params = ctx.goTemplate ? generated : generated.map(toFasttemplateParams);
     return params.filter((p) => matchesSelector(postSelector, flattenParams(p)));
   }
 

@@ -1,12 +1,8 @@
 /**
- * One parameter set produced by a generator: a nested object, so `path.basename` is
- * `params.path.basename`. There are never flat and nested duplicates of the same value.
- *
- * The shapes follow Argo CD's Go-template (`goTemplate: true`) parameters, which are nested too.
- * Fasttemplate names map onto them as follows (the renderer's compatibility layer does this):
- * `{{path}}` is `path.path`, `{{path[n]}}` is `path.segments[n]`, and with `pathParamPrefix: p`
- * `{{p.path}}` is `p.path.path`. Every other dotted name is the nested path itself
- * (`{{metadata.labels.env}}` is `metadata.labels.env`).
+ * One parameter set produced by a generator. Generators build nested objects (`params.path.basename`), the
+ * shape of Argo CD's Go-template (`goTemplate: true`) parameters. With fasttemplate, Argo CD's parameters are
+ * one flat map (`path.basename`, `path[0]`, `values.env` are names), and the generator registry converts each
+ * generator's output to that form before matrix, merge and selectors see it (generators/fasttemplate-params.ts).
  */
 export type ParamSet = { readonly [key: string]: ParamValue };
 

@@ -101,8 +101,10 @@ function walk(params: unknown, segments: string[]): unknown {
 /** One name, with an optional `[N]`. */
 function step(current: unknown, key: string): unknown {
   if (!isPlainMap(current)) return undefined;
+  // Flat names come first: Argo CD's own `path[0]` is a name, not an index.
+  const direct = ownValue(current, key);
   const indexed = INDEXED.exec(key);
-  if (!indexed) return ownValue(current, key);
+  if (direct !== undefined || !indexed) return direct;
   const base = ownValue(current, indexed[1] ?? '');
   const position = Number(indexed[2]);
   const list = Array.isArray(base) ? base : isPlainMap(base) ? ownValue(base, 'segments') : undefined;

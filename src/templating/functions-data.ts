@@ -1,5 +1,5 @@
 import yaml from 'js-yaml';
-import { parse as parseYaml, type Tags } from 'yaml';
+import { parseYaml11 as parseYaml11Text } from '../model/yaml11.js';
 import { TemplateProblem } from './template-problem.js';
 import { goQuote, intArg } from './functions-text.js';
 import { goFormat, GoObject, goTruthy, isForbiddenName, isNilSlice, isPlainMap, markCreated, MissingValue, ownValue, stringValue } from './plain-values.js';
@@ -75,13 +75,8 @@ export function toYaml(value: unknown): string {
  */
 function parseYaml11(text: unknown, fn: string): unknown {
   try {
-    return parseYaml(stringValue(text), {
-      version: '1.1',
-      customTags: (tags: Tags) => tags.filter((tag) => !(typeof tag === 'object' && (tag.format === 'TIME' || tag.tag === 'tag:yaml.org,2002:timestamp'))),
-      maxAliasCount: 100,
-      // go-yaml v2 keeps the last of repeated keys.
-      uniqueKeys: false,
-    }) as unknown;
+    // go-yaml v2 keeps the last of repeated keys.
+    return parseYaml11Text(stringValue(text), { maxAliasCount: 100, uniqueKeys: false });
   } catch (error) {
     throw new TemplateProblem(`${fn}: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }

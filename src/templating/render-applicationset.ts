@@ -1,4 +1,3 @@
-import yaml from 'js-yaml';
 import type { ParamSet } from '../model/params.js';
 import {
   DEFAULT_RENDER_LIMITS,
@@ -17,6 +16,7 @@ import { RenderError } from './renderer.js';
 import { RenderBudget, type MissingMode, type RenderScope } from './scope.js';
 import { validateApplication } from './validate.js';
 import { isPlainMap } from './plain-values.js';
+import { parseYaml11 } from '../model/yaml11.js';
 
 /** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
 
@@ -71,13 +71,17 @@ interface RenderContext {
 /** Renders, patches, namespaces and validates the Application of one parameter set. */
 function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet): GeneratedApplication {
   const render = (scope: RenderScope) => (text: string) => ctx.engine.render(ctx.style, text, params, scope);
-  const rendered = renderTree({ metadata: template.metadata ?? {}, spec: template.spec ?? {} }, undefined, render(ctx.scope)) as {
+  const source = { metadata: template.metadata ?? {}, spec: template.spec ?? {} };
+  // Argo CD returns the template untouched for a parameter set without parameters (a list element `{}`):
+  // nothing is rendered and no finalizer added. The patch and validation still apply.
+  const empty = Object.keys(params).length === 0;
+  const rendered = (empty ? structuredClone(source) : renderTree(source, undefined, render(ctx.scope))) as {
     metadata: Record<string, unknown>;
     spec: Record<string, unknown>;
   };
   let app: Record<string, unknown> = { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', ...rendered };
   const finalizers = rendered.metadata['finalizers'];
-  if (!ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion && (!Array.isArray(finalizers) || finalizers.length === 0)) {
+  if (!empty && !ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion && (!Array.isArray(finalizers) || finalizers.length === 0)) {
     rendered.metadata['finalizers'] = [RESOURCES_FINALIZER];
   }
   if (ctx.appset.spec.templatePatch !== undefined)
@@ -96,7 +100,8 @@ function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: Pa
 function patched(ctx: RenderContext, app: Record<string, unknown>, patchText: string): Record<string, unknown> {
   let patch: unknown;
   try {
-    patch = yaml.load(patchText, { schema: yaml.CORE_SCHEMA });
+    // Argo CD reads the patch with sigs.k8s.io/yaml: YAML 1.1, so `prune: yes` is true.
+    patch = parseYaml11(patchText, { maxAliasCount: 100, uniqueKeys: false });
   } catch (error) {
     throw new RenderError(`the rendered patch is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`, 'templatePatch');
   }

@@ -35,16 +35,33 @@ const UNION_LISTS = new Set(['metadata.finalizers']);
  */
 export function applyStrategicPatch(target: unknown, patch: unknown, path = ''): unknown {
   if (!isPlainMap(patch)) {
-    if (Array.isArray(patch) && Array.isArray(target) && UNION_LISTS.has(path)) {
-      const existing: unknown[] = target;
-      return [...existing, ...(patch as unknown[]).filter((item) => !existing.includes(item))];
-    }
+    if (Array.isArray(patch) && Array.isArray(target) && UNION_LISTS.has(path)) return mergePrimitiveList(target, patch);
     return structuredClone(patch);
   }
   const out: Record<string, unknown> = isPlainMap(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else out[key] = applyStrategicPatch(out[key], value, path ? `${path}.${key}` : key);
+  }
+  return out;
+}
+
+/**
+ * A strategic merge of two lists of scalars, in the order Kubernetes gives them: the union without repeats,
+ * the patch's items in patch order, and each item only the target has placed before the first patch item it
+ * preceded in the target (so new finalizers from a patch come before the template's own).
+ */
+function mergePrimitiveList(target: readonly unknown[], patch: readonly unknown[]): unknown[] {
+  const fromPatch = [...new Set(patch)];
+  const targetOnly = [...new Set(target)].filter((item) => !fromPatch.includes(item));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < targetOnly.length || j < fromPatch.length) {
+    const left = target.indexOf(targetOnly[i]);
+    const right = target.indexOf(fromPatch[j]);
+    const takeTarget = j >= fromPatch.length || (i < targetOnly.length && left >= 0 && right >= 0 && left < right);
+    out.push(takeTarget ? targetOnly[i++] : fromPatch[j++]);
   }
   return out;
 }

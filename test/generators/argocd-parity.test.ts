@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { V1Secret } from '@kubernetes/client-node';
+import { readYamlDocuments } from '../../src/cli/render-applicationsets.js';
 import { parseParamsFile } from '../../src/generators/file-content.js';
 import { gitPathspecMatcher } from '../../src/generators/git-pathspec.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
@@ -183,5 +187,79 @@ describe('Argo CD parity: fasttemplate list elements hold strings', () => {
     );
     assert.equal((await registry.generateEntry({ list: { elements: [{ n: 3 }] } }, testContext({ goTemplate: true }), 'g')).length, 1);
     assert.equal((await registry.generateEntry({ list: { elementsYaml: '- n: 3\n' } }, testContext({ goTemplate: false }), 'g')).length, 1);
+  });
+});
+
+describe('Argo CD parity: fasttemplate parameters are one flat map of names', () => {
+  const registry = createGeneratorRegistry();
+  const gitWith = (content: string) =>
+    testContext({
+      goTemplate: false,
+      git: {
+        resolveRevision: () => Promise.resolve('c0ffee'),
+        listDirectories: () => Promise.resolve(['apps/web']),
+        listFiles: () => Promise.resolve(['cfg/team/conf.yaml']),
+        readFile: () => Promise.resolve(Buffer.from(content)),
+      },
+    });
+  it('git files: lists and maps flatten to dotted names and every value is Go %v text', async () => {
+    const text = 'features: [metrics, tracing]\nnothing: ~\nbig: 2500000\nport: 8080\nnested: {a: {b: on}}\nempty: {}\n';
+    const [set] = await registry.generateEntry({ git: { repoURL: where.repoURL, files: [{ path: 'cfg/*/conf.yaml' }] } }, gitWith(text), 'g');
+    assert.deepEqual(set, {
+      'features.0': 'metrics',
+      'features.1': 'tracing',
+      nothing: '<nil>',
+      big: '2.5e+06',
+      port: '8080',
+      'nested.a.b': 'true',
+      path: 'cfg/team',
+      'path.basename': 'team',
+      'path.basenameNormalized': 'team',
+      'path[0]': 'cfg',
+      'path[1]': 'team',
+      'path.filename': 'conf.yaml',
+      'path.filenameNormalized': 'conf.yaml',
+    });
+  });
+  it('git directories with pathParamPrefix and values: `prefix.path`, `prefix.path[0]`, `values.name`', async () => {
+    const spec = { git: { repoURL: where.repoURL, directories: [{ path: 'apps/*' }], pathParamPrefix: 'src', values: { team: 'x' } } };
+    const [set] = await registry.generateEntry(spec, gitWith(''), 'g');
+    assert.deepEqual(Object.keys(set ?? {}).sort(), [
+      'src.path',
+      'src.path.basename',
+      'src.path.basenameNormalized',
+      'src.path[0]',
+      'src.path[1]',
+      'values.team',
+    ]);
+  });
+  it('merge: a list element`s `values.kafka` overrides the clusters generator`s `values.kafka`', async () => {
+    const secrets = [clusterSecret('prod', { name: 'prod', server: 'https://prod.example' }, { env: 'prod' })];
+    const spec = {
+      merge: {
+        mergeKeys: ['server'],
+        generators: [
+          { clusters: { selector: { matchLabels: { env: 'prod' } }, values: { kafka: 'false', redis: 'false' } } },
+          { list: { elements: [{ server: 'https://prod.example', 'values.kafka': 'true' }] } },
+        ],
+      },
+    };
+    const [set] = await registry.generateEntry(spec, testContext({ goTemplate: false, secrets }), 'g');
+    assert.equal(set?.['values.kafka'], 'true');
+    assert.equal(set?.['values.redis'], 'false');
+    assert.equal(set?.['metadata.labels.env'], 'prod');
+  });
+});
+
+describe('Argo CD parity: YAML is read as Kubernetes reads it (1.1)', () => {
+  it('list elementsYaml: `yes` is true and `0755` is 493', async () => {
+    const out = await createGeneratorRegistry().generateEntry({ list: { elementsYaml: '- a: yes\n  mode: 0755\n  q: "on"\n' } }, testContext(), 'g');
+    assert.deepEqual(out, [{ a: true, mode: 493, q: 'on' }]);
+  });
+  it('manifest files read by `appset render`', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yaml11-'));
+    writeFileSync(join(dir, 'a.yaml'), 'kind: X\nspec: {a: on, b: off, c: ~, d: 0x1F}\n---\nkind: Y\n');
+    // Even `Y` is a boolean in YAML 1.1, as kubectl reads it.
+    assert.deepEqual(readYamlDocuments(join(dir, 'a.yaml')), [{ kind: 'X', spec: { a: true, b: false, c: null, d: 31 } }, { kind: true }]);
   });
 });

@@ -65,12 +65,22 @@ describe('matrix generator', () => {
     const tooDeep = { matrix: { generators: [inner, { list: { elements: [] } }] } };
     await assert.rejects(matrix({ generators: [tooDeep, { list: { elements: [] } }] }), /nested one level only/);
   });
-  it('a key both children set to different values is an error naming it', async () => {
+  it('fasttemplate: a name both children set to different values is an error naming it', async () => {
+    const fast = (spec: unknown) => registry.generateEntry({ matrix: spec }, testContext({ goTemplate: false }), 'g');
     await assert.rejects(
-      matrix({ generators: [{ list: { elements: [{ k: { x: '1' } }] } }, { list: { elements: [{ k: { x: '2' } }] } }] }),
+      fast({ generators: [{ list: { elements: [{ 'k.x': '1' }] } }, { list: { elements: [{ 'k.x': '2' }] } }] }),
       (e: unknown) => e instanceof GeneratorSpecError && /"k\.x"/.test(e.message),
     );
-    assert.deepEqual(await matrix({ generators: [{ list: { elements: [{ k: '1' }] } }, { list: { elements: [{ k: '1', j: 2 }] } }] }), [{ k: '1', j: 2 }]);
+    assert.deepEqual(await fast({ generators: [{ list: { elements: [{ k: '1' }] } }, { list: { elements: [{ k: '1', j: '2' }] } }] }), [{ k: '1', j: '2' }]);
+  });
+  it('goTemplate: maps merge deeply and the first child wins, as Argo CD overrides parameters', async () => {
+    const out = await matrix({
+      generators: [
+        { list: { elements: [{ k: { x: '1', y: ['a'] }, only1: 1 }] } },
+        { list: { elements: [{ k: { x: '2', z: '3', y: ['b', 'c'] }, only2: 2 }] } },
+      ],
+    });
+    assert.deepEqual(out, [{ k: { x: '1', y: ['a'], z: '3' }, only1: 1, only2: 2 }]);
   });
   it('post-selectors of children apply', async () => {
     const out = await matrix({

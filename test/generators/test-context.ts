@@ -15,7 +15,8 @@ import { paramAt } from '../../src/generators/params.js';
  */
 export function fastTemplate(template: string, params: ParamSet, options: InterpolateOptions): string {
   return template.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (whole, name: string) => {
-    const value = paramAt(params, name);
+    // Fasttemplate params leave the registry flat (`path.basename` is one name); generators build them nested.
+    const value = Object.hasOwn(params, name) ? params[name] : paramAt(params, name);
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
     if (options.allowUnresolved) return whole;
     throw new Error(`missing parameter "${name}"`);

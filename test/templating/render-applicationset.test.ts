@@ -161,7 +161,8 @@ describe('renderApplicationSet', () => {
   it('templatePatch: null deletes, maps merge, lists replace, finalizers are added to', () => {
     const a = appset({ templatePatch: 'metadata:\n  finalizers: [extra.io/f]\n  labels: {a: b}\nspec:\n  source:\n    targetRevision: null\n' });
     const app = renderApplicationSet(a, one(docsElements))[0]?.application;
-    assert.deepEqual(app?.metadata.finalizers, ['resources-finalizer.argocd.argoproj.io', 'extra.io/f']);
+    // A strategic merge puts the patch's new items before the ones only the template had (as Argo CD stores them).
+    assert.deepEqual(app?.metadata.finalizers, ['extra.io/f', 'resources-finalizer.argocd.argoproj.io']);
     assert.deepEqual(app?.metadata.labels, { a: 'b' });
     assert.equal((app?.spec['source'] as Record<string, unknown>)['targetRevision'], undefined);
   });
@@ -219,9 +220,16 @@ describe('renderApplicationSet errors say what to fix', () => {
     const spec = appset().spec;
     const template = { ...spec.template, metadata: { name: '{{ .cluster | default "x" }}' } };
     const base = { goTemplate: true, template: { ...template, spec: { project: 'default', destination: { server: 'https://x', namespace: 'n' } } } };
-    assert.equal(renderApplicationSet(appset(base, { 'appset-controller/missing-parameters': 'keep' }), one([{}]))[0]?.application.metadata.name, 'x');
+    assert.equal(
+      renderApplicationSet(appset(base, { 'appset-controller/missing-parameters': 'keep' }), one([{ other: 'y' }]))[0]?.application.metadata.name,
+      'x',
+    );
     assert.throws(
-      () => renderApplicationSet(appset({ ...base, goTemplateOptions: ['missingkey=error'] }, { 'appset-controller/missing-parameters': 'keep' }), one([{}])),
+      () =>
+        renderApplicationSet(
+          appset({ ...base, goTemplateOptions: ['missingkey=error'] }, { 'appset-controller/missing-parameters': 'keep' }),
+          one([{ other: 'y' }]),
+        ),
       /metadata\.name: parameter '\.cluster' is missing from the parameter set \(missingkey=error\)/,
     );
     assert.throws(
@@ -293,5 +301,25 @@ describe('renderApplicationSet errors say what to fix', () => {
         return true;
       },
     );
+  });
+});
+
+describe('Argo CD parity: rendering', () => {
+  it('a parameter set without parameters (a list element `{}`) leaves the template as written, with no finalizer', () => {
+    const template = {
+      metadata: { name: 'static', annotations: { keep: '{{name}}' } },
+      spec: { project: 'default', destination: { server: 'https://x', namespace: 'n' } },
+    };
+    const [rendered] = renderApplicationSet(appset({ template }), one([{}]));
+    assert.equal(rendered?.application.metadata.finalizers, undefined);
+    assert.deepEqual(rendered?.application.metadata.annotations, { keep: '{{name}}' });
+  });
+  it('a templatePatch is YAML 1.1: `yes` and `on` are true, quoted ones stay strings', () => {
+    const [rendered] = renderApplicationSet(
+      appset({ templatePatch: 'spec:\n  syncPolicy:\n    automated: {prune: yes, selfHeal: on}\nmetadata:\n  labels: {quoted: "yes"}\n' }),
+      one(docsElements),
+    );
+    assert.deepEqual(rendered?.application.spec['syncPolicy'], { automated: { prune: true, selfHeal: true } });
+    assert.equal(rendered?.application.metadata.labels?.['quoted'], 'yes');
   });
 });
