@@ -5,6 +5,7 @@ import { isEmptySelector, matchesSelector, parseLabelSelector } from './label-se
 import { sanitizeName } from './normalize.js';
 import { readBoolean, readObject, readStringMap } from './spec-reading.js';
 import { withTemplatedValues } from './generator-values.js';
+import { goTypedValue } from './go-typed.js';
 
 /**
  * The clusters generator: one param set per Argo CD cluster Secret matching `selector`, with
@@ -33,7 +34,7 @@ function clustersParams(spec: unknown, ctx: GeneratorContext): ParamSet[] {
   ctx.log.debug({ clusters: selected.length }, 'clusters generator: selected clusters');
   const params = selected.map((c) => withTemplatedValues(c.secretName === '' ? localClusterParams(c) : clusterParams(c), values, ctx));
   // flatList: one param set holding every cluster's params as the list `clusters`, as Argo CD.
-  return flatList ? [{ clusters: params }] : params;
+  return flatList ? [{ clusters: goTypedValue(params) }] : params;
 }
 
 /** The local cluster's params: Argo CD gives it no `metadata` and does not normalise its name. */
@@ -54,8 +55,8 @@ export function clusterParams(cluster: ClusterSecret): ParamSet {
     project: cluster.project,
     // As Argo CD: `labels` and `annotations` only when the Secret has some (goTemplate's `toJson` and `index` see this).
     metadata: {
-      ...(Object.keys(cluster.labels).length > 0 ? { labels: { ...cluster.labels } } : {}),
-      ...(Object.keys(cluster.annotations).length > 0 ? { annotations: { ...cluster.annotations } } : {}),
+      ...(Object.keys(cluster.labels).length > 0 ? { labels: goTypedValue({ ...cluster.labels }) } : {}),
+      ...(Object.keys(cluster.annotations).length > 0 ? { annotations: goTypedValue({ ...cluster.annotations }) } : {}),
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ParamSet } from '../model/params.js';
 import type { GeneratorContext } from './generator.js';
+import { goTypedValue } from './go-typed.js';
 
 /**
  * Adds a generator's `values` to `params` as `values.<key>`, each value first interpolated with
@@ -11,5 +12,5 @@ export function withTemplatedValues(params: ParamSet, values: Readonly<Record<st
   if (keys.length === 0) return params;
   const rendered: Record<string, string> = {};
   for (const key of keys) rendered[key] = ctx.interpolate(values[key] ?? '', params, { allowUnresolved: true });
-  return { ...params, values: rendered };
+  return { ...params, values: goTypedValue(rendered) };
 }

@@ -1,5 +1,7 @@
 import type { ParamSet, ParamValue } from '../model/params.js';
 import { GeneratorSpecError, isObject } from './spec-reading.js';
+import { goTypedValue, isGoTyped } from './go-typed.js';
+import { goFormat, goNumber } from '../templating/plain-values.js';
 
 /** Deepest nesting of parameters accepted: real configuration is shallow, and a bound keeps recursion (and field names) small. */
 export const MAX_PARAM_DEPTH = 100;
@@ -47,19 +49,24 @@ export function paramAt(params: ParamSet, dotted: string): ParamValue | undefine
 
 /**
  * Flattens params to `dotted.key → string` (arrays as `key.0`), the label view a post-selector
- * matches against, as Argo CD flattens params for `selector`.
+ * matches against, as Argo CD flattens params for `selector`: values printed as Go's `%v` (`<nil>`,
+ * `2.5e+06`), and a typed Go map or list ({@link isGoTyped}) kept whole (`map[env:prod]`).
  */
 export function flattenParams(params: ParamValue, prefix = '', out: Record<string, string> = {}): Record<string, string> {
-  if (Array.isArray(params)) {
+  if (prefix !== '' && isGoTyped(params)) {
+    out[prefix] = goFormat(params);
+  } else if (Array.isArray(params)) {
     params.forEach((v: ParamValue, i) => flattenParams(v, prefix === '' ? String(i) : `${prefix}.${i}`, out));
   } else if (isParamSet(params)) {
     for (const [key, value] of Object.entries(params)) flattenParams(value, prefix === '' ? key : `${prefix}.${key}`, out);
-  } else if (prefix !== '' && (typeof params === 'number' || typeof params === 'boolean')) {
+  } else if (prefix !== '' && typeof params === 'number') {
+    out[prefix] = goNumber(params);
+  } else if (prefix !== '' && typeof params === 'boolean') {
     out[prefix] = String(params);
   } else if (prefix !== '' && typeof params === 'string') {
     out[prefix] = params;
   } else if (prefix !== '' && params === null) {
-    out[prefix] = '';
+    out[prefix] = '<nil>';
   }
   return out;
 }
@@ -92,7 +99,12 @@ export function overrideParamSet(base: ParamSet, override: ParamSet): ParamSet {
   const out: Record<string, ParamValue> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     const existing = out[key];
-    out[key] = isParamSet(existing) && isParamSet(value) ? overrideParamSet(existing, value) : value;
+    // Merged into a typed Go map, the result stays one (mergo writes into the existing map).
+    out[key] = isParamSet(existing) && isParamSet(value) ? keepGoTyped(existing, overrideParamSet(existing, value)) : value;
   }
   return out;
+}
+
+function keepGoTyped(from: ParamSet, to: ParamSet): ParamSet {
+  return isGoTyped(from) ? goTypedValue(to) : to;
 }

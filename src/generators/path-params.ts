@@ -4,6 +4,7 @@ import { validateRepoPath } from '../git/input-validation.js';
 import type { ParamSet, ParamValue } from '../model/params.js';
 import { gitPathspecMatcher } from './git-pathspec.js';
 import { sanitizeName } from './normalize.js';
+import { goTypedValue } from './go-typed.js';
 import { readArray, readBoolean, readObject, readString } from './spec-reading.js';
 
 /** One `directories[]` or `files[]` item: a glob and whether it excludes. */
@@ -59,7 +60,7 @@ export function withoutHiddenDirectories(dirs: readonly string[]): string[] {
 /** Argo CD's path params of a directory: `path`, `basename`, `basenameNormalized`, `segments`. */
 export function directoryPathParams(dir: string): Record<string, ParamValue> {
   const basename = posix.basename(dir);
-  return { path: dir, basename, basenameNormalized: sanitizeName(basename), segments: dir.split('/') };
+  return { path: dir, basename, basenameNormalized: sanitizeName(basename), segments: goTypedValue(dir.split('/')) };
 }
 
 /** Path params of a file: those of its folder plus `filename` and `filenameNormalized`. */

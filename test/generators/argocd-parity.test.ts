@@ -10,6 +10,8 @@ import { gitPathspecMatcher } from '../../src/generators/git-pathspec.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import { selectFiles, selectPaths, withoutHiddenDirectories } from '../../src/generators/path-params.js';
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
+import { flattenParams } from '../../src/generators/params.js';
+import { goTypedValue } from '../../src/generators/go-typed.js';
 import { clusterSecret, testContext } from './test-context.js';
 
 // One table per rendering difference the side-by-side comparison with Argo CD v3.2.6 found. Each case is
@@ -261,5 +263,31 @@ describe('Argo CD parity: YAML is read as Kubernetes reads it (1.1)', () => {
     writeFileSync(join(dir, 'a.yaml'), 'kind: X\nspec: {a: on, b: off, c: ~, d: 0x1F}\n---\nkind: Y\n');
     // Even `Y` is a boolean in YAML 1.1, as kubectl reads it.
     assert.deepEqual(readYamlDocuments(join(dir, 'a.yaml')), [{ kind: 'X', spec: { a: true, b: false, c: null, d: 31 } }, { kind: true }]);
+  });
+});
+
+describe('Argo CD parity: post selectors see params as Argo CD flattens them', () => {
+  const registry = createGeneratorRegistry();
+  const secrets = [clusterSecret('prod', { name: 'prod', server: 'https://prod.example' }, { tier: 'prod' })];
+  const names = async (entry: unknown, goTemplate: boolean) =>
+    (await registry.generateEntry(entry, testContext({ goTemplate, secrets }), 'g')).map((p) => p['name'] ?? p['nameNormalized']);
+  it('goTemplate: cluster labels and `values` are typed Go maps, seen whole, so `metadata.labels.tier` names nothing', async () => {
+    const byLabel = { clusters: { values: { env: 'prod' } }, selector: { matchLabels: { 'metadata.labels.tier': 'prod' } } };
+    const byValue = { clusters: { values: { env: 'prod' } }, selector: { matchLabels: { 'values.env': 'prod' } } };
+    assert.deepEqual(await names(byLabel, true), []);
+    assert.deepEqual(await names(byValue, true), []);
+    assert.deepEqual(flattenParams({ metadata: { labels: goTypedValue({ tier: 'prod', a: 'b' }) } }), { 'metadata.labels': 'map[a:b tier:prod]' });
+  });
+  it('fasttemplate: the same selectors match, the names being flat', async () => {
+    assert.deepEqual(await names({ clusters: {}, selector: { matchLabels: { 'metadata.labels.tier': 'prod' } } }, false), ['prod']);
+    assert.deepEqual(await names({ clusters: { values: { env: 'prod' } }, selector: { matchLabels: { 'values.env': 'prod' } } }, false), [
+      'in-cluster',
+      'prod',
+    ]);
+  });
+  it('goTemplate: numbers and nulls print as Go %v prints them', async () => {
+    const list = (selector: unknown) => ({ list: { elements: [{ name: 'a', n: 2500000, z: null }] }, selector });
+    assert.deepEqual(await names(list({ matchLabels: { n: '2.5e+06' } }), true), ['a']);
+    assert.deepEqual(await names(list({ matchLabels: { z: '<nil>' } }), true), ['a']);
   });
 });

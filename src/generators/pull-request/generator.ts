@@ -1,5 +1,6 @@
 import { pullRequestKey } from '../../model/scm-event.js';
 import type { ParamSet } from '../../model/params.js';
+import { goTypedValue } from '../go-typed.js';
 import type { PullRequestProvider } from '../../scm/provider.js';
 import type { PullRequest } from '../../scm/types.js';
 import type { Generator, GeneratorContext } from '../generator.js';
@@ -91,15 +92,12 @@ async function generate(spec: PullRequestSpec, ctx: GeneratorContext): Promise<P
   }
   const kept = filterPullRequests(pulls, spec.filters);
   ctx.log.debug({ listed: pulls.length, kept: kept.length }, 'pull request generator: listed pull requests');
-  return kept.map((pull) => withTemplatedValues(pullRequestParams(pull), spec.values, ctx));
+  return kept.map((pull) => withTemplatedValues(pullRequestParams(pull, ctx.goTemplate), spec.values, ctx));
 }
 
-/**
- * Argo CD's parameters of one pull request. `labels` is a list: Argo CD offers it to goTemplate only;
- * here fasttemplate sees it too (as `labels.0`, …), which a template written for Argo CD never names.
- */
-export function pullRequestParams(pull: PullRequest): ParamSet {
-  return {
+/** Argo CD's parameters of one pull request; `labels`, a list, only with goTemplate, as in Argo CD. */
+export function pullRequestParams(pull: PullRequest, goTemplate = true): ParamSet {
+  const params: ParamSet = {
     number: String(pull.number),
     title: pull.title,
     branch: pull.branch,
@@ -109,7 +107,7 @@ export function pullRequestParams(pull: PullRequest): ParamSet {
     head_sha: pull.headSha,
     head_short_sha: pull.headSha.slice(0, 8),
     head_short_sha_7: pull.headSha.slice(0, 7),
-    labels: [...pull.labels],
     author: pull.author,
   };
+  return goTemplate ? { ...params, labels: goTypedValue([...pull.labels]) } : params;
 }
