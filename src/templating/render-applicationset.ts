@@ -17,6 +17,7 @@ import { RenderBudget, type MissingMode, type RenderScope } from './scope.js';
 import { validateApplication } from './validate.js';
 import { isPlainMap } from './plain-values.js';
 import { parseYaml11 } from '../model/yaml11.js';
+import { normalizeApplicationSpec } from './normalize-application.js';
 
 /** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
 
@@ -93,6 +94,8 @@ function renderOne(ctx: RenderContext, template: ApplicationTemplate, params: Pa
   const metadata = isPlainMap(app['metadata']) ? app['metadata'] : {};
   app['metadata'] = { ...metadata, namespace: ctx.appset.metadata.namespace };
   validateApplication(app);
+  // Stored as Argo CD stores it (its Go structs' JSON): the same objects whichever controller wrote them.
+  if (isPlainMap(app['spec'])) app['spec'] = normalizeApplicationSpec(app['spec']);
   return app as unknown as GeneratedApplication;
 }
 

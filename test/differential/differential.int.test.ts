@@ -24,7 +24,10 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readClusterSecrets, renderFiles } from '../../src/cli/render-applicationsets.js';
+import { ARGOCD_APPLICATION_SPEC_SHAPE } from '../../src/model/argocd-application-shape.js';
 import { renderWithArgoCd } from './argocd-render.js';
 import { readCorpus } from './corpus.js';
 import { buildMonorepo, MONOREPO_URL } from './monorepo.js';
@@ -34,6 +37,7 @@ import { judge, type OurResult } from './verdict.js';
 const here = fileURLToPath(new URL('../../../test/differential/', import.meta.url));
 const clustersFile = `${here}clusters.yaml`;
 const binary = process.env.APPSET_ARGOCD_RENDER;
+const run = promisify(execFile);
 
 /** This project's renderer on one file; a thrown error is its refusal. */
 async function renderOurs(file: string, repo: string): Promise<OurResult> {
@@ -64,6 +68,15 @@ describe('differential: this project renders what Argo CD renders', () => {
   });
 
   it('has a corpus', () => assert.ok(cases.length > 0, `no *.yaml in ${here}corpus`));
+
+  it("holds the same Go shape of Argo CD's ApplicationSpec as argocd-render prints", async () => {
+    const { stdout } = await run(binary ?? '', ['--print-application-shape']);
+    assert.deepEqual(
+      ARGOCD_APPLICATION_SPEC_SHAPE,
+      JSON.parse(stdout),
+      'regenerate src/model/argocd-application-shape.ts from argocd-render --print-application-shape',
+    );
+  });
 
   for (const testCase of cases) {
     it(testCase.name, async () => {

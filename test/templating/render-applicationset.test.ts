@@ -154,8 +154,9 @@ describe('renderApplicationSet', () => {
     });
     assert.deepEqual(dev?.spec['syncPolicy'], { automated: { prune: true } });
     assert.equal(prod?.spec['syncPolicy'], undefined);
-    // An empty range leaves `valueFiles:` null, and a null in a patch deletes the key (strategic merge).
-    assert.deepEqual((prod?.spec['source'] as Record<string, unknown>)['helm'], {});
+    // An empty range leaves `valueFiles:` null, a null in a patch deletes the key (strategic merge), and the
+    // helm block left empty is removed, as Argo CD's NormalizeApplicationSpec removes it.
+    assert.equal((prod?.spec['source'] as Record<string, unknown>)['helm'], undefined);
   });
 
   it('templatePatch: null deletes, maps merge, lists replace, finalizers are added to', () => {

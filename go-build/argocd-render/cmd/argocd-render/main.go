@@ -3,6 +3,10 @@
 // so the differential tests can run both on the same input:
 //
 //	argocd-render FILE... [--repo REPO_URL=LOCAL_PATH]... [--clusters FILE] [-o yaml|json]
+//	argocd-render --print-application-shape
+//
+// The second form prints the encoding/json shape of Argo CD's ApplicationSpec (see shape.go), which
+// src/model/argocd-application-shape.ts holds; the differential tests check that the two agree.
 //
 // Applications go to stdout, sorted by namespace then name. Refused ApplicationSets print nothing there; stderr gets
 // one JSON line per ApplicationSet Argo CD refused wholly or in part (see Report). The exit code is 0 unless the
@@ -32,6 +36,13 @@ type options struct {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--print-application-shape" {
+		if err := printApplicationShape(os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "argocd-render: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	opts, err := parseArgs(os.Args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "argocd-render: %v\nusage: argocd-render FILE... [--repo REPO_URL=LOCAL_PATH]... [--clusters FILE] [-o yaml|json]\n", err)

@@ -1,0 +1,100 @@
+/**
+ * Go's encoding/json applied to plain JSON data through a Go struct shape: what a Go program holds after
+ * json.Unmarshal into the struct and writes back with json.Marshal. Argo CD's controller stores Applications that
+ * way, so a template's `prune: false` disappears (omitempty), `directory` gains `jsonnet: {}` (a struct that is not
+ * a pointer is always written) and unknown fields are gone.
+ */
+
+/** A Go type as encoding/json sees it; `any` is an interface or a type that marshals itself (kept as it is). */
+export type GoType =
+  'string' | 'bool' | 'number' | 'any' | { readonly ptr: GoType } | { readonly slice: GoType } | { readonly map: GoType } | { readonly struct: string };
+
+/** One field of a Go struct: its JSON name, whether it is `omitempty`, and its type. */
+export interface GoField {
+  readonly json: string;
+  readonly omitempty?: boolean;
+  readonly type: GoType;
+}
+
+/** The struct types reachable from a root struct, by name. */
+export interface GoShape {
+  readonly root: string;
+  readonly types: Readonly<Record<string, readonly GoField[]>>;
+}
+
+/** A Go value between Unmarshal and Marshal; `undefined` is nil (a pointer, slice, map or interface). */
+type GoValue = unknown;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` after json.Unmarshal into the shape's root struct and json.Marshal back. A value of the wrong JSON type is kept. */
+export function goJsonRoundTrip(value: unknown, shape: GoShape): unknown {
+  const codec = new GoJsonCodec(shape);
+  return codec.encode(codec.decode(value, { struct: shape.root }), { struct: shape.root });
+}
+
+class GoJsonCodec {
+  constructor(private readonly shape: GoShape) {}
+
+  private fields(name: string): readonly GoField[] {
+    const fields = this.shape.types[name];
+    if (!fields) throw new Error(`the Go shape has no struct ${name}`);
+    return fields;
+  }
+
+  /** json.Unmarshal of `value` into a Go value of `type` (JSON null or a missing field leaves the zero value). */
+  decode(value: unknown, type: GoType): GoValue {
+    const absent = value === null || value === undefined;
+    if (type === 'any') return absent ? undefined : value;
+    if (type === 'string' || type === 'bool' || type === 'number') return absent ? zero(type) : value;
+    if ('struct' in type) {
+      if (!absent && !isObject(value)) return value;
+      const object = isObject(value) ? value : {};
+      const out: Record<string, GoValue> = {};
+      for (const field of this.fields(type.struct)) out[field.json] = this.decode(fieldIn(object, field.json), field.type);
+      return out;
+    }
+    if (absent) return undefined;
+    if ('ptr' in type) return this.decode(value, type.ptr);
+    if ('slice' in type) return Array.isArray(value) ? value.map((item) => this.decode(item, type.slice)) : value;
+    return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.decode(v, type.map)])) : value;
+  }
+
+  /** json.Marshal of a Go value of `type`. */
+  encode(value: GoValue, type: GoType): unknown {
+    if (value === undefined) return null;
+    if (typeof type === 'string' || !isObject(type)) return value;
+    if ('ptr' in type) return this.encode(value, type.ptr);
+    if ('slice' in type) return Array.isArray(value) ? value.map((item: unknown) => this.encode(item, type.slice)) : value;
+    if ('map' in type) return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.encode(v, type.map)])) : value;
+    if (!isObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const field of this.fields(type.struct)) {
+      const item = value[field.json];
+      if (field.omitempty && isEmpty(item, field.type)) continue;
+      out[field.json] = this.encode(item, field.type);
+    }
+    return out;
+  }
+}
+
+/** A field's JSON value: the exact name, else the first case-insensitive match, as encoding/json matches. */
+function fieldIn(object: Record<string, unknown>, name: string): unknown {
+  if (Object.hasOwn(object, name)) return object[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(object).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : object[key];
+}
+
+/** Go's zero value of a scalar type. */
+function zero(type: 'string' | 'bool' | 'number'): GoValue {
+  return type === 'string' ? '' : type === 'bool' ? false : 0;
+}
+
+/** encoding/json's omitempty: false, 0, "", nil, and empty slices and maps; a struct is never empty. */
+function isEmpty(value: GoValue, type: GoType): boolean {
+  if (value === undefined || value === null || value === '' || value === false || value === 0) return true;
+  if (typeof type === 'object' && ('slice' in type || 'map' in type))
+    return Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
+  return false;
+}
