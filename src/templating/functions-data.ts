@@ -1,10 +1,11 @@
-import yaml from 'js-yaml';
 import { parseYaml11 as parseYaml11Text } from '../model/yaml11.js';
 import { TemplateProblem } from './template-problem.js';
 import { goQuote, intArg } from './functions-text.js';
 import { goFormat, GoObject, goTruthy, isForbiddenName, isNilSlice, isPlainMap, markCreated, MissingValue, ownValue, stringValue } from './plain-values.js';
 import { goCompareStrings } from './go-strings.js';
 import { goSplitN } from './functions-strings.js';
+import { GoYamlError } from './go-yaml-decode.js';
+import { goYamlMarshal } from './go-yaml-emit.js';
 
 /** Data, list, comparison and formatting functions (sprig and Go builtins). Pure and bounded. */
 
@@ -54,19 +55,24 @@ export function goJson(value: unknown, indent = '', htmlEscape = true): string {
   return writeJson(value, indent, '', htmlEscape);
 }
 
-/** Plain JSON data for the YAML writer: Go integers as numbers, Go objects as their JSON value. */
+/** Plain JSON data for the YAML writer: Go integers stay bigints (int64, exact), Go objects become their JSON value. */
 function yamlData(value: unknown): unknown {
   if (value instanceof MissingValue || value === undefined || isNilSlice(value)) return null;
-  if (typeof value === 'bigint') return Number(value);
   if (value instanceof GoObject) return yamlData(value.goJson());
   if (Array.isArray(value)) return value.map(yamlData);
   if (isPlainMap(value)) return Object.fromEntries(Object.keys(value).map((k) => [k, yamlData(value[k])]));
   return value;
 }
 
-/** Argo CD's `toYaml`: YAML with sorted keys and no trailing newline. */
+/** Argo CD's `toYaml`: sigs.k8s.io/yaml's Marshal (go-yaml v2 output) without its final line break. */
 export function toYaml(value: unknown): string {
-  return yaml.dump(yamlData(value), { sortKeys: true, lineWidth: -1, noRefs: true }).replace(/\n$/, '');
+  try {
+    return goYamlMarshal(yamlData(value)).replace(/\n$/, '');
+  } catch (error) {
+    // Argo CD's template fails with the marshaling error (a NaN, a character YAML refuses, ...).
+    if (error instanceof GoYamlError) throw new TemplateProblem(`toYaml: ${error.message}`);
+    throw error;
+  }
 }
 
 /**
