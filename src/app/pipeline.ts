@@ -21,6 +21,7 @@ import { knownHostsFromConfigMaps } from '../git/ssh-transport.js';
 import type { WorkHandler } from '../queue/work-queue.js';
 import { tenantRepoAccess } from '../tenancy/credential-scope.js';
 import type { AppProjectSpec } from '../tenancy/project.js';
+import type { ProjectLookup } from '../tenancy/tenant-policy.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { secretsOfType, versionOf } from './caches.js';
 import type { Observers } from './observers.js';
@@ -64,6 +65,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       applicationSets: versionOf(informers.applicationSets),
       applications: versionOf(informers.applications),
       secrets: versionOf(informers.secrets),
+      projects: versionOf(informers.projects),
     },
     ...(parts.cacheWaitTimeoutMs === undefined ? {} : { timeoutMs: parts.cacheWaitTimeoutMs }),
     observeWait: observers.cacheWait,
@@ -130,7 +132,15 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     tenantRepoAllowances,
     quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
     observeWrites: observers.writes,
-    projects: (name) => (informers.projects.store.getByName(config.namespace, name) as { spec?: AppProjectSpec } | undefined)?.spec,
+    projects: projectLookup(informers, config.namespace),
+  };
+}
+
+/** AppProjects of the controller's namespace by name; one without a spec still exists (and allows nothing). */
+function projectLookup(informers: ControllerInformers, namespace: string): ProjectLookup {
+  return (name) => {
+    const project = informers.projects.store.getByName(namespace, name) as { spec?: AppProjectSpec } | undefined;
+    return project ? (project.spec ?? {}) : undefined;
   };
 }
 

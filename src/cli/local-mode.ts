@@ -14,6 +14,7 @@ import { createKubeTransport, type KubeTransport } from '../kube/transport/trans
 import { SECRET_TYPE_LABEL, SHARED_CREDENTIALS_LABEL } from '../model/secrets.js';
 import { SECRET_KEYS } from '../server/webhook/providers.js';
 import { sendPushWebhooks } from './local-push-webhook.js';
+import { defaultAppProject } from '../tenancy/default-project.js';
 
 /** The URL the examples give their monorepo; local mode serves a copy of it and rewrites the URL. */
 export const EXAMPLE_REPO_URL = 'https://git.example.com/platform/monorepo.git';
@@ -127,7 +128,7 @@ export async function startLocalSession(log: Logger, progress: (line: string) =>
   }
 }
 
-/** The namespaces of the examples, the monorepo's repository Secret and the webhook Secret. */
+/** The namespaces of the examples, Argo CD's default AppProject, the monorepo's repository Secret and the webhook Secret. */
 async function createNamespacesAndSecrets(
   transport: KubeTransport,
   repoUrl: string,
@@ -136,6 +137,9 @@ async function createNamespacesAndSecrets(
 ): Promise<void> {
   const create = (path: string, body: object): Promise<void> => transport.send({ method: 'POST', path, body });
   for (const name of ['argocd', 'team-a']) await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  // As every Argo CD install has it: the platform's example ApplicationSets name it, and generated Applications
+  // must name an AppProject that exists.
+  await create('/apis/argoproj.io/v1alpha1/namespaces/argocd/appprojects', defaultAppProject('argocd'));
   // Shared: the tenant team-a reads the monorepo too, and tenants use only project-scoped or shared Secrets.
   const labels = { [SECRET_TYPE_LABEL]: 'repository', [SHARED_CREDENTIALS_LABEL]: 'true' };
   await create('/api/v1/namespaces/argocd/secrets', {

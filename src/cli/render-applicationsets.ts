@@ -20,6 +20,8 @@ import { SharedAnswers } from '../scm/shared-answers.js';
 import { platformScmPolicy } from '../tenancy/scm-policy.js';
 import { secretTypeOf } from '../model/secrets.js';
 import { AppsetError } from '../model/errors.js';
+import { assertApplicationsValid } from '../controller/reconcile/validate-applications.js';
+import { renderProjects } from './render-projects.js';
 
 /** What `appset render` reads. */
 export interface RenderInput {
@@ -91,10 +93,12 @@ function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitRe
 /**
  * Runs the generators and templates of every ApplicationSet in the files, through the controller's own
  * code path, and returns the Applications sorted by namespace then name. All or nothing: the first
- * error throws, naming the ApplicationSet.
+ * error throws, naming the ApplicationSet, and so does an invalid generated Application (an AppProject
+ * other than `default` and the files' own, a destination that is neither a `--clusters` Secret nor the local cluster).
  */
 export async function renderFiles(input: RenderInput): Promise<GeneratedApplication[]> {
   const appsets = readApplicationSets(input.files);
+  const projects = renderProjects(input.files.flatMap(readYamlDocuments));
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-render-'));
   const deps = {
     registry: createGeneratorRegistry(),
@@ -110,7 +114,10 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
       const name = `ApplicationSet ${appset.metadata.namespace}/${appset.metadata.name}`;
       try {
         const generated = await generate(appset, deps, new AbortController().signal, log);
-        applications.push(...renderApplicationSet(appset, generated.outputs, { engine: deps.engine }).map((r) => r.application));
+        const rendered = renderApplicationSet(appset, generated.outputs, { engine: deps.engine }).map((r) => r.application);
+        // The controller's checks of generated Applications, against the --clusters Secrets (and the local cluster).
+        assertApplicationsValid(appset.metadata.name, rendered, { projectExists: (project) => projects.has(project), clusterSecrets: input.clusters });
+        applications.push(...rendered);
       } catch (error) {
         throw new RenderCommandError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       }

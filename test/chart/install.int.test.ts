@@ -18,7 +18,7 @@ import {
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { CHART_DIR, helm } from './helm.js';
@@ -155,7 +155,7 @@ describe('chart installed into the real API server; the controller runs as its S
     let installOutput = '';
 
     before(async () => {
-      ns = await createTestNamespace(kc, 'chart');
+      ns = await createControllerNamespace(kc, 'chart');
       installOutput = await helmInstall(ns.name, []);
     });
     after(async () => {

@@ -28,7 +28,8 @@ describe('appset render', () => {
     await git(local, ['add', '-A']);
     await git(local, ['commit', '-q', '-m', 'monorepo']);
   });
-  const files = ['platform-addons.yaml', 'environments.yaml', 'tenant-team-a.yaml'].map((f) => join(examples, 'applicationsets', f));
+  // projects.yaml holds the tenant's AppProject: offline, only `default` and the files' AppProjects exist.
+  const files = ['platform-addons.yaml', 'environments.yaml', 'tenant-team-a.yaml', 'projects.yaml'].map((f) => join(examples, 'applicationsets', f));
 
   it('renders the examples from a local repository, sorted by namespace then name', async () => {
     const { code, out, err } = await render([...files, '--repo', `${MONOREPO}=${local}`]);
@@ -97,6 +98,44 @@ describe('appset render', () => {
       apps.map((a) => [a.metadata.name, a.spec.destination.server]),
       [['app-prod', 'https://prod.example']],
     );
+  });
+
+  it("refuses an AppProject that is neither default nor in the files, in Argo CD's words", async () => {
+    const tenant = join(examples, 'applicationsets', 'tenant-team-a.yaml');
+    const refused = await render([tenant, '--repo', `${MONOREPO}=${local}`]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.out, '');
+    assert.match(
+      refused.err,
+      /^appset render: ApplicationSet team-a\/team-a-apps: 6 of 6 generated Applications are invalid; .*Application team-a-backend-dev: application references project team-a which does not exist; /,
+    );
+    const withProject = await render([tenant, join(examples, 'applicationsets', 'projects.yaml'), '--repo', `${MONOREPO}=${local}`]);
+    assert.equal(withProject.code, 0, withProject.err);
+  });
+
+  it('refuses a destination that is neither a --clusters Secret nor the local cluster, naming the Application', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'render-destinations-'));
+    const destinations = ['{server: https://kubernetes.default.svc}', '{name: in-cluster}', '{name: prod}', '{server: https://nowhere.example}'];
+    writeFileSync(
+      join(dir, 'clusters.yaml'),
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: prod\n  labels:\n    argocd.argoproj.io/secret-type: cluster\nstringData:\n  name: prod\n  server: https://prod.example\n`,
+    );
+    const appset = (list: string[]) =>
+      `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: dests\nspec:\n  goTemplate: true\n  generators:\n    - list:\n        elements:\n${list.map((d, i) => `          - {i: '${i}', d: ${d}}\n`).join('')}  template:\n    metadata:\n      name: 'app-{{.i}}'\n    spec:\n      project: default\n      source: {repoURL: 'https://git.example/x.git', path: app}\n      destination: {}\n  templatePatch: |\n    spec:\n      destination: {{ toJson .d }}\n`;
+    writeFileSync(join(dir, 'valid.yaml'), appset(destinations.slice(0, 3)));
+    writeFileSync(join(dir, 'invalid.yaml'), appset(destinations));
+    const valid = await render([join(dir, 'valid.yaml'), '--clusters', join(dir, 'clusters.yaml')]);
+    assert.equal(valid.code, 0, valid.err);
+    const refused = await render([join(dir, 'invalid.yaml'), '--clusters', join(dir, 'clusters.yaml')]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.out, '');
+    assert.equal(
+      refused.err,
+      'appset render: ApplicationSet argocd/dests: 1 of 4 generated Applications is invalid; no Application of this ApplicationSet is created, updated or deleted until it is fixed: ' +
+        'Application app-3: application destination spec is invalid: error getting cluster by server "https://nowhere.example": rpc error: code = NotFound desc = cluster "https://nowhere.example" not found\n',
+    );
+    const withoutClusters = await render([join(dir, 'valid.yaml')]);
+    assert.match(withoutClusters.err, /Application app-2: application destination spec is invalid: there are no clusters with this name: prod/);
   });
 
   it('refuses a YAML alias bomb with one line naming the file, not a stack trace', async () => {

@@ -32,7 +32,7 @@ describe('cache freshness', () => {
       },
       {
         watermarks: watermarks({ applications: '120', applicationSets: '90' }),
-        cacheVersions: { applications: () => applications, applicationSets: () => '95', secrets: () => undefined },
+        cacheVersions: { applications: () => applications, applicationSets: () => '95', secrets: () => undefined, projects: () => undefined },
         pollMs: 5,
         observeWait: (seconds) => waits.push(seconds),
       },
@@ -58,7 +58,7 @@ describe('cache freshness', () => {
       },
       {
         watermarks: watermarks({ secrets: '50' }),
-        cacheVersions: { applications: () => '1', applicationSets: () => '1', secrets: () => '49' },
+        cacheVersions: { applications: () => '1', applicationSets: () => '1', secrets: () => '49', projects: () => '1' },
         timeoutMs: 40,
         pollMs: 5,
       },
@@ -70,6 +70,16 @@ describe('cache freshness', () => {
     assert.equal(ran, false);
   });
 
+  it('waits for the AppProjects cache when an AppProject change enqueued the key', async () => {
+    const fresh = withFreshCaches(() => Promise.resolve(awaitChange()), {
+      watermarks: watermarks({ projects: '7' }),
+      cacheVersions: { applications: () => '9', applicationSets: () => '9', secrets: () => '9', projects: () => '6' },
+      timeoutMs: 20,
+      pollMs: 5,
+    });
+    await assert.rejects(fresh('argocd/a', ctx()), (error: unknown) => error instanceof StaleCacheError && /projects cache/.test(error.message));
+  });
+
   it('runs at once when nothing enqueued the key with a cause (resync, requeue)', async () => {
     let ran = false;
     const fresh = withFreshCaches(
@@ -79,7 +89,7 @@ describe('cache freshness', () => {
       },
       {
         watermarks: watermarks({}),
-        cacheVersions: { applications: () => undefined, applicationSets: () => undefined, secrets: () => undefined },
+        cacheVersions: { applications: () => undefined, applicationSets: () => undefined, secrets: () => undefined, projects: () => undefined },
         timeoutMs: 1,
       },
     );

@@ -8,7 +8,7 @@ import { ApiException, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOpti
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
@@ -63,7 +63,7 @@ describe('controller end to end: two replicas, real API server, Redis and Git', 
   };
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'e2e');
+    ns = await createControllerNamespace(kc, 'e2e');
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`e2e-${ns.name}`, {
       'apps/alpha/kustomization.yaml': 'resources: []\n',

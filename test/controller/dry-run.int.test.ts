@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { namespaceObjects, startReplicas, type Replicas } from './replicas.js';
@@ -15,7 +15,7 @@ describe('--dry-run end to end: two replicas compute everything and write nothin
   let objects: ReturnType<typeof namespaceObjects>;
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'dry');
+    ns = await createControllerNamespace(kc, 'dry');
     objects = namespaceObjects(kc, ns.name);
     replicas = await startReplicas(kc, ns.name, 2, { 'dry-run': true });
   });

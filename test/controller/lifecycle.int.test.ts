@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
@@ -42,7 +42,7 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
   const file = 'kustomization.yaml';
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'life');
+    ns = await createControllerNamespace(kc, 'life');
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`life-${ns.name}`, {
       README: 'fixture\n',

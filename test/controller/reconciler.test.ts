@@ -15,6 +15,9 @@ import { Store } from '../../src/kube/informer/store.js';
 import type { Application } from '../../src/model/objects.js';
 import { noScmAccess } from '../../src/scm/no-access.js';
 import { TemplateEngine } from '../../src/templating/engine.js';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { AppProjectSpec } from '../../src/tenancy/project.js';
+import { VALIDATION_RETRY_MS } from '../../src/controller/reconcile/validate-applications.js';
 
 /** Records `item` and resolves: a writer that remembers what it was asked to write. */
 function pushed<T>(list: T[], item: T): Promise<void> {
@@ -49,12 +52,22 @@ function appset(namespace: string, elements: unknown[], project = 'default'): Ku
   };
 }
 
+/** What the harness's cluster holds besides the ApplicationSets: AppProjects (Argo CD's `default` unless given), cluster Secrets, Applications. */
+interface World {
+  readonly projects?: Readonly<Record<string, AppProjectSpec>>;
+  readonly clusterSecrets?: V1Secret[];
+  readonly applications?: KubeObject[];
+}
+
 /** A reconciler over real stores, the real generators and renderer, and recording writers. */
-function harness(objects: KubeObject[]) {
+function harness(objects: KubeObject[], world: World = {}) {
   const applicationSets = new Store<KubeObject>();
   for (const object of objects) applicationSets.upsert(object);
   const applications = new Store<KubeObject>({ [OWNER_UID_INDEX]: ownerUidsOf });
+  for (const app of world.applications ?? []) applications.upsert(app);
+  const projects = world.projects ?? { default: {} };
   const applied: Application[] = [];
+  const deleted: string[] = [];
   const statuses: ApplicationSetStatus[] = [];
   const events: Array<{ type: string; reason: string; message: string }> = [];
   const reporter = {
@@ -72,15 +85,20 @@ function harness(objects: KubeObject[]) {
     scm: noScmAccess('no SCM provider in this test'),
     tenantScm: () => noScmAccess('no SCM provider in this test'),
     engine: new TemplateEngine(),
-    clusterSecrets: () => [],
-    writer: { apply: (app) => pushed(applied, app), delete: () => Promise.resolve() },
+    clusterSecrets: () => world.clusterSecrets ?? [],
+    writer: { apply: (app) => pushed(applied, app), delete: (app) => pushed(deleted, app.metadata.name) },
     refresh: { clear: () => Promise.resolve() },
     reporter,
     settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: 0.5 },
     controllerNamespace: 'argocd',
-    projects: () => undefined,
+    projects: (name) => (Object.hasOwn(projects, name) ? projects[name] : undefined),
   };
-  return { reconcile: createReconciler(deps), reporter, applied, statuses, events };
+  return { reconcile: createReconciler(deps), reporter, applied, deleted, statuses, events };
+}
+
+/** An Argo CD cluster Secret named `name` for `server`. */
+function clusterSecret(name: string, server: string): V1Secret {
+  return { metadata: { name, namespace: 'argocd', labels: { 'argocd.argoproj.io/secret-type': 'cluster' } }, stringData: { name, server } };
 }
 
 const ctx = { signal: new AbortController().signal, log: pino({ level: 'silent' }), reconcileId: 'test' };
@@ -120,6 +138,81 @@ describe('reconciler (unit: real stores, generators and renderer; recording writ
     assert.equal(failure.parametersGenerated, false);
     assert.match(failure.message, /AppProject team-a does not exist/);
     assert.deepEqual(h.applied, []);
+  });
+
+  it('refuses the whole set, terminally, when one generated Application names an unknown cluster: nothing applied or deleted', async () => {
+    const set = appset('argocd', [{ env: 'dev' }, { env: 'prod' }, { env: 'qa' }]) as KubeObject & { spec: { template: { spec: { destination: unknown } } } };
+    set.spec.template.spec.destination = { server: 'https://{{env}}.example.com', namespace: 'guestbook' };
+    const owned = {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: {
+        name: 'guestbook-old',
+        namespace: 'argocd',
+        uid: 'uid-old',
+        resourceVersion: '3',
+        ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-argocd', controller: true }],
+      },
+      spec: { project: 'default', destination: { server: 'https://kubernetes.default.svc', namespace: 'old' } },
+    } as KubeObject;
+    const secrets = ['dev', 'prod'].map((env) => clusterSecret(env, `https://${env}.example.com`));
+    const h = harness([set], { clusterSecrets: secrets, applications: [owned] });
+    const failure = await h.reconcile('argocd/guestbook', ctx).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof ReconcileFailure, String(failure));
+    assert.equal(failure.reason, Reason.ValidationError);
+    assert.equal(failure.terminal, true);
+    assert.equal(failure.parametersGenerated, true);
+    assert.equal(failure.requeueAfterMs, VALIDATION_RETRY_MS, 'looked at again as Argo CD does, even if no event comes');
+    assert.match(
+      failure.message,
+      /^1 of 3 generated Applications is invalid; .*Application guestbook-qa: application destination spec is invalid: error getting cluster by server "https:\/\/qa\.example\.com": rpc error: code = NotFound desc = cluster "https:\/\/qa\.example\.com" not found$/,
+    );
+    assert.deepEqual(h.applied, []);
+    assert.deepEqual(h.deleted, [], 'the owned Application that is no longer generated stays');
+
+    const fixed = harness([set], { clusterSecrets: [...secrets, clusterSecret('qa', 'https://qa.example.com')], applications: [owned] });
+    assert.deepEqual(await fixed.reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
+    assert.deepEqual(fixed.applied.map((app) => app.metadata.name).sort(), ['guestbook-dev', 'guestbook-prod', 'guestbook-qa']);
+  });
+
+  it("refuses a platform ApplicationSet whose AppProject does not exist, in Argo CD's words", async () => {
+    const h = harness([appset('argocd', [{ env: 'dev' }], 'platform')]);
+    const failure = await h.reconcile('argocd/guestbook', ctx).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof ReconcileFailure);
+    assert.equal(failure.reason, Reason.ValidationError);
+    assert.match(failure.message, /Application guestbook-dev: application references project platform which does not exist$/);
+    assert.deepEqual(h.applied, []);
+    const withProject = harness([appset('argocd', [{ env: 'dev' }], 'platform')], { projects: { platform: {} } });
+    assert.deepEqual(await withProject.reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
+  });
+
+  it("checks a tenant's destinations against every cluster Secret, after its project's rules", async () => {
+    const project = {
+      sourceNamespaces: ['team-a'],
+      sourceRepos: ['*'],
+      destinations: [
+        { name: '*', namespace: '*' },
+        { server: '*', namespace: '*' },
+      ],
+    };
+    const set = appset('team-a', [{ env: 'dev' }], 'team-a') as KubeObject & { spec: { template: { spec: { destination: unknown } } } };
+    set.spec.template.spec.destination = { name: 'staging', namespace: 'guestbook' };
+    const h = harness([set], { projects: { 'team-a': project } });
+    const failure = await h.reconcile('team-a/guestbook', ctx).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failure instanceof ReconcileFailure);
+    assert.equal(failure.reason, Reason.ValidationError);
+    assert.match(failure.message, /there are no clusters with this name: staging$/);
+    const known = harness([set], { projects: { 'team-a': project }, clusterSecrets: [clusterSecret('staging', 'https://staging.example.com')] });
+    assert.deepEqual(await known.reconcile('team-a/guestbook', ctx), { kind: 'awaitChange' });
   });
 
   it('waits for a change when the ApplicationSet is gone from the cache', async () => {

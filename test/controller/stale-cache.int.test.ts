@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { PausableProxy } from './pausable-proxy.js';
@@ -18,7 +18,7 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
   let objects: ReturnType<typeof namespaceObjects>;
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'stale');
+    ns = await createControllerNamespace(kc, 'stale');
     objects = namespaceObjects(kc, ns.name);
     const server = new URL(kc.getCurrentCluster()?.server ?? '');
     proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });

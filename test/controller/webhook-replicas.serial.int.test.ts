@@ -8,7 +8,7 @@ import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@k
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { startRedis, type RedisServer } from '../../src/environment/local/redis.js';
 import { createRunDir } from '../../src/environment/local/run-dir.js';
@@ -48,7 +48,7 @@ describe('Git webhooks across replicas: a push received by one replica is seen b
 
   before(async () => {
     redis = await startRedis(run, 'redis-server', ['--requirepass', REDIS_PASSWORD]);
-    ns = await createTestNamespace(kc, 'hook-replicas');
+    ns = await createControllerNamespace(kc, 'hook-replicas');
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`hook-replicas-${ns.name}`, { 'apps/alpha/app.yaml': 'a: 1\n' });
     const core = kc.makeApiClient(CoreV1Api);

@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
 import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { metricSamples, sumBy } from './metric-samples.js';
@@ -62,7 +62,7 @@ describe('Git webhooks at scale: 1,000 ApplicationSets on ten repositories', { t
 
   before(async () => {
     const started = performance.now();
-    ns = await createTestNamespace(kc, 'hookscale');
+    ns = await createControllerNamespace(kc, 'hookscale');
     const info = sharedEnvironment();
     // No app folder yet: each ApplicationSet's first reconcile generates nothing (cheap: one status
     // write), and the push that adds the folders to one repository shows what it woke.

@@ -7,7 +7,7 @@ import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import type { GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { adminKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
@@ -34,7 +34,7 @@ describe('Git webhooks end to end: a signed push refreshes only the affected App
   const push = (ref: string, secret = SECRET): Promise<Response> => signedPush(controller.port, repo.httpUrl, ref, secret);
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'hooks');
+    ns = await createControllerNamespace(kc, 'hooks');
     const info = sharedEnvironment();
     repo = await sharedGitFixtures().createRepo(`hooks-${ns.name}`, { 'apps/alpha/app.yaml': 'a: 1\n' });
     const core = kc.makeApiClient(CoreV1Api);

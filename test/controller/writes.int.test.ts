@@ -10,7 +10,7 @@ import { createEventRecorder } from '../../src/controller/status/event-recorder.
 import { createStatusWriter } from '../../src/controller/status/status-writer.js';
 import { FIELD_MANAGER } from '../../src/kube/field-manager.js';
 import { KubeApiError } from '../../src/kube/transport/api-errors.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { sampleApplicationSet } from '../fixtures.js';
 import { PausableProxy } from './pausable-proxy.js';
@@ -46,7 +46,7 @@ describe('writes against the real API server', () => {
     (await custom.getNamespacedCustomObject({ ...G, namespace: ns.name, plural: 'applications', name })) as Application;
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'writes');
+    ns = await createControllerNamespace(kc, 'writes');
     const created = (await custom.createNamespacedCustomObject({
       ...G,
       namespace: ns.name,

@@ -53,4 +53,22 @@ describe('differential harness', () => {
     assert.deepEqual(judge({ kind: 'both-refuse' }, { kind: 'refused', message: 'no' }, refused), { pass: true, outcome: 'both-refuse' });
     assert.equal(judge({ kind: 'both-refuse' }, { kind: 'refused', message: 'no' }, rendered).pass, false);
   });
+
+  it("holds a refusal of generated Applications to Argo CD's texts for the Applications it reported", () => {
+    const theirs = {
+      applications: [app('a', {})],
+      reports: [{ applicationSet: 'argocd/s', invalidApplications: { 'argocd/b': 'there are no clusters with this name: x' } }],
+    };
+    const deliberate = { kind: 'deliberate' as const, reason: 'all-or-nothing' };
+    const named = '1 of 2 generated Applications is invalid; nothing applied: Application b: there are no clusters with this name: x';
+    assert.deepEqual(judge(deliberate, { kind: 'refused', message: named }, theirs), { pass: true, outcome: 'deliberate' });
+    const otherText = judge(
+      deliberate,
+      { kind: 'refused', message: '1 of 2 generated Applications is invalid; nothing applied: Application b: unknown cluster x' },
+      theirs,
+    );
+    assert.equal(otherText.pass, false);
+    assert.match(otherText.pass ? '' : otherText.message, /does not name, in Argo CD's words:\n {2}Application b: there are no clusters with this name: x/);
+    assert.deepEqual(judge(deliberate, { kind: 'refused', message: 'a render error' }, theirs), { pass: true, outcome: 'deliberate' }, 'another stage');
+  });
 });

@@ -28,6 +28,19 @@ function describeDiff(ours: readonly unknown[], theirs: ArgoCdResult): string {
   return `${lines.length} differences (this project vs Argo CD):\n${shown.join('\n')}`;
 }
 
+/**
+ * When this project refused an ApplicationSet for its generated Applications (all or nothing), the Applications
+ * Argo CD reported invalid that its message does not name with Argo CD's own text (`Application <name>: <text>`).
+ * A refusal at another stage (a render error) is not held to Argo CD's validation texts.
+ */
+export function unnamedInvalid(message: string, theirs: ArgoCdResult): string[] {
+  if (!/ generated Applications (is|are) invalid; /.test(message)) return [];
+  return theirs.reports
+    .flatMap((report) => Object.entries(report.invalidApplications ?? {}))
+    .map(([app, text]) => `Application ${app.slice(app.indexOf('/') + 1)}: ${text}`)
+    .filter((line) => !message.includes(line));
+}
+
 /** Judges one case against its expectation: equal output, a deliberate refusal of ours, or a refusal by both. */
 export function judge(expectation: Expectation, ours: OurResult, theirs: ArgoCdResult): Verdict {
   const theyRefuse = theirs.reports.some(refuses);
@@ -51,6 +64,10 @@ export function judge(expectation: Expectation, ours: OurResult, theirs: ArgoCdR
       }
       if (!theyRender)
         return fail(`declared "deliberate ${expectation.reason}", but Argo CD renders nothing either (both-refuse?).\n${describeReports(theirs)}`);
+      if (unnamedInvalid(ours.message, theirs).length > 0)
+        return fail(
+          `this project refused the generated Applications but does not name, in Argo CD's words:\n  ${unnamedInvalid(ours.message, theirs).join('\n  ')}\nits message: ${ours.message}`,
+        );
       return { pass: true, outcome: 'deliberate' };
     case 'open': {
       // A known difference not fixed yet: it passes while the two still differ, and fails once they agree, so

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { startReplicas, namespaceObjects, type Replicas } from '../controller/replicas.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { GiteaApi } from './gitea-api.js';
 
@@ -75,7 +75,7 @@ describe('pullRequest generator against Gitea (webhooks from Gitea itself)', () 
     waitFor(async () => (await probe()) || undefined, { what, timeoutMs: 30_000, intervalMs: 100 });
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'pr-gitea');
+    ns = await createControllerNamespace(kc, 'pr-gitea');
     objects = namespaceObjects(kc, ns.name);
     const core = kc.makeApiClient(CoreV1Api);
     await core.createNamespacedSecret({

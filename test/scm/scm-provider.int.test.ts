@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { startReplicas, namespaceObjects, type Replicas } from '../controller/replicas.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { GiteaApi } from './gitea-api.js';
 
@@ -59,7 +59,7 @@ describe('scmProvider generator against a Gitea organisation (webhooks from Gite
   };
 
   before(async () => {
-    ns = await createTestNamespace(kc, 'scm-gitea');
+    ns = await createControllerNamespace(kc, 'scm-gitea');
     objects = namespaceObjects(kc, ns.name);
     const core = kc.makeApiClient(CoreV1Api);
     await core.createNamespacedSecret({

@@ -4,6 +4,7 @@ import { pathSegment } from '../../src/kube/transport/request-url.js';
 import { createKubeTransport } from '../../src/kube/transport/transport.js';
 import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
 import type { AppSetManifest } from './workload.js';
+import { installDefaultAppProject } from '../env/namespaces.js';
 
 /** Runs `tasks` with at most `concurrency` in flight; the first failure rejects after all settle. */
 export async function pool(tasks: ReadonlyArray<() => Promise<unknown>>, concurrency: number): Promise<void> {
@@ -16,10 +17,14 @@ export async function pool(tasks: ReadonlyArray<() => Promise<unknown>>, concurr
   if (failures.length > 0) throw new Error(`${failures.length} of ${tasks.length} requests failed; first: ${String(failures[0])}`);
 }
 
-/** Creates a namespace with the repository Secret for the environment's Git server (and a webhook Secret if asked). */
+/**
+ * Creates a namespace for a controller with Argo CD's `default` AppProject (the workload's project), the
+ * repository Secret for the environment's Git server (and a webhook Secret if asked).
+ */
 export async function prepareNamespace(kc: KubeConfig, name: string, info: TestEnvironmentInfo, webhookSecret?: string): Promise<void> {
   const core = kc.makeApiClient(CoreV1Api);
   await core.createNamespace({ body: { metadata: { name } } });
+  await installDefaultAppProject(kc, name);
   await core.createNamespacedSecret({
     namespace: name,
     body: {

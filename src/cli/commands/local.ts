@@ -8,10 +8,11 @@ export const localCommand: Command = {
   usage: 'appset local [options]',
   description: [
     'Starts a local kube-apiserver, etcd, kube-controller-manager, Redis and Git server (built from source',
-    'on first use, cached afterwards), commits the example monorepo of examples/, applies its AppProject',
-    'and ApplicationSets, runs two controller replicas sharing a BullMQ queue, prints the Applications,',
-    'and keeps running until Ctrl-C, then cleans everything up. A push to the monorepo reaches the',
-    'replicas as a signed webhook, so its Applications change within a second or two.',
+    "on first use, cached afterwards), commits the example monorepo of examples/, creates Argo CD's default",
+    "AppProject, applies the examples' AppProject and ApplicationSets, runs two controller replicas sharing",
+    'a BullMQ queue, prints the Applications, and keeps running until Ctrl-C, then cleans everything up.',
+    'A push to the monorepo reaches the replicas as a signed webhook, so its Applications change within',
+    'a second or two.',
   ].join('\n'),
   options: {
     help: { type: 'boolean', short: 'h' },

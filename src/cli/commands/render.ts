@@ -10,6 +10,9 @@ export const renderCommand: Command = {
     'Runs the generators and templates of every ApplicationSet in the files (multi-document YAML) through',
     "the controller's own code path and prints the Applications, sorted by namespace then name. Nothing",
     'is written to a cluster. Any error exits non-zero, names the ApplicationSet, and prints no Application.',
+    'Every generated Application is checked as the controller checks it: its AppProject must exist (offline:',
+    "Argo CD's `default` or an AppProject document in the files) and its destination must name a --clusters",
+    'Secret or the local cluster (https://kubernetes.default.svc, in-cluster).',
   ].join('\n'),
   options: {
     help: { type: 'boolean', short: 'h' },
@@ -21,7 +24,7 @@ export const renderCommand: Command = {
     help: 'show this help',
     output: 'yaml (default): one document per Application; json: one array',
     repo: "read a generator's repoURL from a local Git repository instead, e.g. https://git.example/org/apps.git=. (repeatable)",
-    clusters: 'YAML file of Argo CD cluster Secrets for the clusters generator (default: only the local cluster)',
+    clusters: 'YAML file of Argo CD cluster Secrets for the clusters generator and the destination check (default: only the local cluster)',
   },
   async run(values, positionals, io) {
     const output = typeof values.output === 'string' ? values.output : 'yaml';

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 
 /** The caches a watch event can come from, by their name in {@link ControllerInformers}. */
-export type CacheName = 'applicationSets' | 'applications' | 'secrets';
+export type CacheName = 'applicationSets' | 'applications' | 'secrets' | 'projects';
 
 /** The watch event that made a replica enqueue a key: which cache saw it, at which resourceVersion. */
 export interface Cause {

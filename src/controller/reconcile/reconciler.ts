@@ -26,6 +26,8 @@ import { isClusterPermitted } from '../../tenancy/project.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
 import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../../tenancy/quotas.js';
+import { assertApplicationsValid, InvalidApplicationsError, VALIDATION_RETRY_MS } from './validate-applications.js';
+import type { RenderedApplication } from '../../model/applicationset-types.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, type ProjectLookup, type TenantContext } from '../../tenancy/tenant-policy.js';
 
 /** Everything a reconcile reads and writes through; all reads come from informer stores. */
@@ -97,6 +99,7 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
         ),
       ),
     );
+  await stage(Reason.ValidationError, true, () => Promise.resolve(validateApplications(deps, appset, rendered, generated.requeueAfterMs, ctx)));
   const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
@@ -133,6 +136,32 @@ function refreshRequested(appset: ApplicationSetObject): boolean {
 function admit(deps: ReconcilerDeps, appset: ApplicationSetObject): TenantContext | undefined {
   if (appset.metadata.namespace === deps.controllerNamespace) return undefined;
   return admitTenant(appset.metadata.namespace, appset.spec.template.spec?.project, deps.controllerNamespace, deps.projects);
+}
+
+/**
+ * Argo CD's checks of the generated Applications (project exists, destination names a known cluster), for the
+ * platform's ApplicationSets and tenants' alike, against every cluster Secret: what a tenant may deploy to is
+ * the tenant check's business, whether the cluster exists is this one's.
+ */
+function validateApplications(
+  deps: ReconcilerDeps,
+  appset: ApplicationSetObject,
+  rendered: readonly RenderedApplication[],
+  requeueAfterMs: number | undefined,
+  ctx: ReconcileContext,
+): void {
+  const world = { projectExists: (name: string) => deps.projects(name) !== undefined, clusterSecrets: deps.clusterSecrets() };
+  try {
+    assertApplicationsValid(
+      appset.metadata.name,
+      rendered.map((r) => r.application),
+      world,
+      { requeueAfterMs: requeueAfterMs ?? VALIDATION_RETRY_MS },
+    );
+  } catch (error) {
+    if (error instanceof InvalidApplicationsError) ctx.log.debug({ invalidApplications: error.problems }, 'generated Applications are invalid');
+    throw error;
+  }
 }
 
 /** Refuses the whole reconcile when the desired Applications would break a quota (tenants only). */

@@ -6,6 +6,8 @@ import type { ControllerInformers } from './caches.js';
 import { clusterChangeConcerns, type SecretLabels } from './cluster-routing.js';
 import type { CacheName, Cause } from '../consistency/watermarks.js';
 import { controllingApplicationSet, type Application } from '../../model/objects.js';
+import { splitKey } from '../../model/object-key.js';
+import { clusterIdentity, destinationConcerns, projectChangeConcerns, projectUpdateMatters, refusedByValidation, sameIdentity } from './validation-routing.js';
 
 /** Wires watch events to ApplicationSet keys; handlers only map objects to keys and enqueue, never reconcile. */
 export interface EventRouting {
@@ -52,15 +54,48 @@ export function routeEvents(informers: ControllerInformers, routing: EventRoutin
     if (applicationUpdateNeedsReconcile(old as unknown as Watched, app as unknown as Watched)) addOwner(app);
   });
   informers.applications.on('delete', addOwner);
-  // Only ApplicationSets whose clusters generator selects the Secret before or after the change care.
-  const clusterChanged = (before: SecretLabels, after: SecretLabels, secret: KubeObject): void => {
+  routeClusterSecrets(informers, routing);
+  routeProjects(informers, addAppSet);
+}
+
+/**
+ * Cluster Secret changes concern the ApplicationSets whose clusters generator selects the Secret before or after
+ * the change, and, when the change alters which server or name the Secret answers to, those whose generated
+ * Applications it can make valid (the ones refused for their Applications) or invalid (the owners of
+ * Applications deployed to it).
+ */
+function routeClusterSecrets(informers: ControllerInformers, routing: EventRouting): void {
+  const clusterChanged = (old: KubeObject | undefined, next: KubeObject | undefined, secret: KubeObject): void => {
+    const before = clusterLabels(old);
+    const after = clusterLabels(next);
     if (!before && !after) return;
     const cause = causeOf('secrets', secret);
-    for (const appset of informers.applicationSets.store.list())
-      if (clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)) addAppSet(appset, cause);
+    const appsets = informers.applicationSets.store.list();
+    const keys = new Set(appsets.filter((appset) => clusterChangeConcerns((appset as { spec?: unknown }).spec, before, after)).map(objectKey));
+    const identities = [clusterIdentity(old), clusterIdentity(next)] as const;
+    if (!sameIdentity(...identities)) {
+      for (const appset of appsets) if (refusedByValidation(appset)) keys.add(objectKey(appset));
+      for (const app of informers.applications.store.list()) if (destinationConcerns(app, identities)) keys.add(ownerKey(app) ?? '');
+    }
+    keys.delete('');
+    for (const key of keys) if (routing.namespaceAllowed(splitKey(key).namespace)) routing.enqueue(key, cause);
   };
   const secrets = informers.secrets;
-  secrets.on('add', (secret) => clusterChanged(undefined, clusterLabels(secret), secret));
-  secrets.on('update', (old, secret) => clusterChanged(clusterLabels(old), clusterLabels(secret), secret));
-  secrets.on('delete', (secret) => clusterChanged(clusterLabels(secret), undefined, secret));
+  secrets.on('add', (secret) => clusterChanged(undefined, secret, secret));
+  secrets.on('update', (old, secret) => clusterChanged(old, secret, secret));
+  secrets.on('delete', (secret) => clusterChanged(secret, undefined, secret));
+}
+
+/** AppProject changes: the ApplicationSets whose templates name the project (or template it) are checked against it. */
+function routeProjects(informers: ControllerInformers, addAppSet: (appset: KubeObject, cause: Cause | undefined) => void): void {
+  const projectChanged = (project: KubeObject): void => {
+    const name = project.metadata?.name ?? '';
+    const cause = causeOf('projects', project);
+    for (const appset of informers.applicationSets.store.list()) if (projectChangeConcerns((appset as { spec?: unknown }).spec, name)) addAppSet(appset, cause);
+  };
+  informers.projects.on('add', projectChanged);
+  informers.projects.on('update', (old, project) => {
+    if (projectUpdateMatters(old, project)) projectChanged(project);
+  });
+  informers.projects.on('delete', projectChanged);
 }
