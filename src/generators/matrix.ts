@@ -22,7 +22,7 @@ export function createMatrixGenerator(registry: GeneratorRegistry): Generator {
       const [firstChild, secondChild] = children;
       const first = await registry.generateEntry(firstChild, ctx, 'matrix.generators[0]');
       const independent = hasReferences(secondChild) ? undefined : await registry.generateEntry(secondChild, ctx, 'matrix.generators[1]');
-      const combine = ctx.goTemplate ? (left: ParamSet, right: ParamSet) => overrideParamSet(right, left) : combineParamSets;
+      const combine = ctx.goTemplate ? firstChildWins : combineParamSets;
       const out: ParamSet[] = [];
       for (const left of first) {
         const right = independent ?? (await registry.generateEntry(interpolateChild(secondChild, left, ctx), ctx, 'matrix.generators[1]'));
@@ -32,4 +32,10 @@ export function createMatrixGenerator(registry: GeneratorRegistry): Generator {
     },
     requeueAfterMs: (spec) => childRequeue(registry, readChildGenerators(spec, 'matrix'), 'matrix'),
   };
+}
+
+/** goTemplate's combination: `right` deep-merged under `left` (the first child wins), keys in the first child's order. */
+function firstChildWins(left: ParamSet, right: ParamSet): ParamSet {
+  const merged = overrideParamSet(right, left);
+  return { ...Object.fromEntries(Object.keys(left).map((key) => [key, merged[key]])), ...merged } as ParamSet;
 }

@@ -19,9 +19,8 @@ export function createMergeGenerator(registry: GeneratorRegistry): Generator {
       if (children.length < 2) throw new GeneratorSpecError('merge.generators', `must hold at least two generators, got ${children.length}`);
       const mergeKeys = readMergeKeys(spec);
       const results = await Promise.all(children.map((c, i) => registry.generateEntry(c, ctx, `merge.generators[${i}]`)));
-      const keyOf = mergeKeyReader();
-      const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0, keyOf).entries()];
-      const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1, keyOf));
+      const base = [...indexByKeys(results[0] ?? [], mergeKeys, 0).entries()];
+      const overrides = results.slice(1).map((sets, i) => indexByKeys(sets, mergeKeys, i + 1));
       return base.map(([key, set]) =>
         overrides.reduce((acc, index) => {
           const match = index.get(key);
@@ -39,22 +38,20 @@ function readMergeKeys(spec: unknown): string[] {
   return [...new Set(keys)];
 }
 
-type MergeKeyReader = (set: ParamSet, key: string) => unknown;
-
 /**
  * How Argo CD reads a merge key: as one name of the param set. Fasttemplate parameters are flat (the
  * registry flattens them), so `path.basename` is one name; goTemplate parameters are nested maps, where
  * `path.basename` names nothing. A missing key reads as null.
  */
-function mergeKeyReader(): MergeKeyReader {
-  return (set, key) => (Object.hasOwn(set, key) ? set[key] : null);
+function mergeKeyValue(set: ParamSet, key: string): unknown {
+  return Object.hasOwn(set, key) ? set[key] : null;
 }
 
 /** Param sets by the JSON of their merge-key values. */
-function indexByKeys(sets: readonly ParamSet[], mergeKeys: readonly string[], child: number, keyOf: MergeKeyReader): Map<string, ParamSet> {
+function indexByKeys(sets: readonly ParamSet[], mergeKeys: readonly string[], child: number): Map<string, ParamSet> {
   const index = new Map<string, ParamSet>();
   for (const set of sets) {
-    const key = JSON.stringify(mergeKeys.map((k) => keyOf(set, k) ?? null));
+    const key = JSON.stringify(mergeKeys.map((k) => mergeKeyValue(set, k) ?? null));
     if (index.has(key)) throw new GeneratorSpecError(`merge.generators[${child}]`, `two parameter sets have the same merge key values ${key}`);
     index.set(key, set);
   }
