@@ -110,7 +110,7 @@ describe('plugin generator against a real plugin service', () => {
       );
     assert.deepEqual({ ...annotations('goplug-beta') }, { tier: 'goplug-gold', count: '2', owner: 'owner-beta', team: 'goplug' });
     assert.deepEqual({ ...annotations('fastplug-alpha') }, { tier: 'fastplug-gold', count: '1', owner: 'owner-alpha' });
-    const seen = plugin.requests.find((r) => JSON.parse(r.body).applicationSetName === 'goplug');
+    const seen = plugin.requests.find((r) => (JSON.parse(r.body) as { applicationSetName?: string }).applicationSetName === 'goplug');
     assert.deepEqual(JSON.parse(seen?.body ?? '{}'), { applicationSetName: 'goplug', input: { parameters: { team: 'goplug' } } });
   });
 
