@@ -27,6 +27,7 @@ import { secretsOfType, versionOf } from './caches.js';
 import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
 import { createReplicaScm } from './scm.js';
+import { createReplicaPlugins } from './plugins.js';
 import { splitKey } from '../model/object-key.js';
 
 /** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
@@ -112,6 +113,7 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     tenantAllowances: tenantRepoAllowances,
     onRequest: observers.scmRequest,
   });
+  const plugins = createReplicaPlugins({ config, transport, tenantAllowances: tenantRepoAllowances });
   return {
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
@@ -121,6 +123,8 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     observeGenerator: observers.generator,
     scm: scm.platform,
     tenantScm: (tenant) => scm.forTenant(tenant.projectName),
+    plugins: plugins.platform,
+    tenantPlugins: (tenant) => plugins.forTenant(tenant.projectName),
     engine,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
     writer: createApplicationWriter(transport, { dryRun: config.dryRun }),

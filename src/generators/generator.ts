@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { GitReader } from '../git/git-reader.js';
 import type { ParamSet } from '../model/params.js';
 import type { ScmAccess } from '../scm/access.js';
+import type { PluginAccess } from '../scm/plugin/access.js';
 
 /** Options of one {@link Interpolate} call. */
 export interface InterpolateOptions {
@@ -42,6 +43,10 @@ export interface GeneratorContext {
   goTemplate: boolean;
   /** SCM provider APIs, under this ApplicationSet's credential and address rules (pull request and SCM provider generators). */
   scm: ScmAccess;
+  /** Plugin services, under this ApplicationSet's ConfigMap, Secret and address rules; absent where none may be called. */
+  plugins?: PluginAccess;
+  /** The ApplicationSet's name, which the plugin generator sends to the plugin as Argo CD does. */
+  applicationSetName?: string;
   interpolate: Interpolate;
 }
 

@@ -10,12 +10,13 @@ import { createScmProviderGenerator } from './scm-provider/generator.js';
 import { REPOSITORY_PROVIDERS } from './scm-provider/providers/index.js';
 import { createMatrixGenerator } from './matrix.js';
 import { createMergeGenerator } from './merge.js';
+import { pluginGenerator } from './plugin.js';
 import { flattenParams } from './params.js';
 import { toFasttemplateParams } from './fasttemplate-params.js';
 import { GeneratorSpecError, readObject } from './spec-reading.js';
 
 /** Argo CD generators this controller does not implement; named in the error instead of "unknown". */
-const NOT_SUPPORTED = new Set(['plugin', 'clusterDecisionResource']);
+const NOT_SUPPORTED = new Set(['clusterDecisionResource']);
 
 /** One `generators[]` entry split into its generator, that generator's spec and the post-selector. */
 export interface GeneratorEntry {
@@ -78,10 +79,10 @@ export interface GeneratorOptions {
   readonly git?: GitGeneratorOptions;
 }
 
-/** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, matrix, merge. */
+/** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, plugin, matrix, merge. */
 export function createGeneratorRegistry(options: GeneratorOptions = {}): GeneratorRegistry {
   const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(createGitGenerator(options.git));
-  registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS));
+  registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS)).register(pluginGenerator);
   return registry.register(createMatrixGenerator(registry)).register(createMergeGenerator(registry));
 }
 

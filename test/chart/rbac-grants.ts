@@ -66,12 +66,13 @@ export function watchGrants(namespace: string): string[] {
   ];
 }
 
-/** What the controller reads in its own namespace: Argo CD's Secrets, the known hosts ConfigMap, `caRef` ConfigMaps, AppProjects. */
+/** What the controller reads in its own namespace: Argo CD's Secrets, the known hosts ConfigMap, `caRef` and plugin ConfigMaps, plugin token Secrets, AppProjects. */
 export function configGrants(namespace: string): string[] {
   return [
     `${namespace} /configmaps get`,
     `${namespace} /configmaps/argocd-ssh-known-hosts-cm list`,
     `${namespace} /configmaps/argocd-ssh-known-hosts-cm watch`,
+    `${namespace} /secrets get`,
     `${namespace} /secrets list`,
     `${namespace} /secrets watch`,
     `${namespace} argoproj.io/appprojects list`,

@@ -2,6 +2,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { GitReader } from '../../git/git-reader.js';
 import type { ScmAccess } from '../../scm/access.js';
+import type { PluginAccess } from '../../scm/plugin/access.js';
 import type { Interpolate } from '../../generators/generator.js';
 import type { GeneratorRegistry } from '../../generators/registry.js';
 import type { GeneratorOutput } from '../../model/applicationset-types.js';
@@ -19,6 +20,8 @@ export interface GenerateDeps {
   readonly clusterSecrets: () => readonly V1Secret[];
   /** SCM provider APIs under this ApplicationSet's rules (the platform's, or its tenant's). */
   readonly scm: ScmAccess;
+  /** Plugin services under this ApplicationSet's rules (the platform's, or its tenant's); absent: plugin generators fail. */
+  readonly plugins?: PluginAccess;
   /** Receives each top-level generator entry's run time in seconds, by generator name (failed runs too). */
   readonly observeGenerator?: (generator: string, seconds: number) => void;
 }
@@ -41,6 +44,8 @@ export async function generate(appset: ApplicationSetObject, deps: GenerateDeps,
     clusterSecrets: deps.clusterSecrets,
     goTemplate: appset.spec.goTemplate === true,
     scm: deps.scm,
+    ...(deps.plugins ? { plugins: deps.plugins } : {}),
+    applicationSetName: appset.metadata.name,
     interpolate: interpolatorFor(appset, deps.engine),
   };
   const outputs: GeneratorOutput[] = [];

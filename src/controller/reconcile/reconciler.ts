@@ -22,6 +22,8 @@ import { OWNER_UID_INDEX } from '../routing/caches.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import type { GitReader } from '../../git/git-reader.js';
 import type { ScmAccess } from '../../scm/access.js';
+import type { PluginAccess } from '../../scm/plugin/access.js';
+import { noPluginAccess } from '../../scm/plugin/no-access.js';
 import { isClusterPermitted } from '../../tenancy/project.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
@@ -52,6 +54,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly tenantGit: (tenant: TenantContext) => GitReader;
   /** The SCM provider access of one tenant: only its project's (or shared) Secrets, only hosts and addresses it may reach. */
   readonly tenantScm: (tenant: TenantContext) => ScmAccess;
+  /** The plugin access of one tenant: only its project's (or shared) ConfigMaps and Secrets, only addresses it may reach. */
+  readonly tenantPlugins?: (tenant: TenantContext) => PluginAccess;
   /** Application quotas of tenant namespaces (none when absent). */
   readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
@@ -176,6 +180,8 @@ function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps
     ...deps,
     git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
     scm: deps.tenantScm(tenant),
+    // Never the platform's access: without a tenant access, a tenant's plugin generators are refused.
+    plugins: deps.tenantPlugins?.(tenant) ?? noPluginAccess('plugin generators are not available to tenants here'),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
   };
 }
