@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { startReplicas, namespaceObjects, type Replicas } from '../controller/replicas.js';
-import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
+import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { json, startLocalApi, type LocalApi, type SeenRequest } from './unit/local-api.js';
 
@@ -77,7 +77,7 @@ describe('plugin generator against a real plugin service', () => {
 
   before(async () => {
     plugin = await startLocalApi(answer);
-    ns = await createTestNamespace(kc, 'plugin');
+    ns = await createControllerNamespace(kc, 'plugin');
     objects = namespaceObjects(kc, ns.name);
     const core = kc.makeApiClient(CoreV1Api);
     await core.createNamespacedSecret({ namespace: ns.name, body: { metadata: { name: 'plugin-secret' }, stringData: { 'plugin.token': TOKEN } } });
