@@ -5,7 +5,8 @@
 // argocd-render (go-build/argocd-render/), which runs Argo CD v3's ApplicationSetReconciler.Reconcile, generators
 // and repo-server code against a fake cluster and prints the Applications Argo CD created. Both read the cluster
 // Secrets of test/differential/clusters.yaml and the repository https://github.com/example/monorepo.git from a
-// local Git repository built from test/differential/monorepo/. The Applications are compared whole (apiVersion,
+// local Git repository built from test/differential/monorepo/; the pullRequest and scmProvider cases name a GitHub
+// Enterprise API that both renderers ask (fake-github.ts, started here). The Applications are compared whole (apiVersion,
 // kind, name, namespace, labels, annotations, finalizers, spec) after the same reduction; a difference fails the
 // case with a field-level diff.
 //
@@ -20,8 +21,9 @@
 // The argocd-render binary comes from test/run.ts (env APPSET_ARGOCD_RENDER), which builds it up front with
 // go-build/build-binaries.sh argocd; the file is `.int` to keep it out of `--unit`, though it needs no cluster.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
@@ -31,6 +33,7 @@ import { ARGOCD_APPLICATION_SPEC_SHAPE } from '../../src/model/argocd-applicatio
 import { renderWithArgoCd } from './argocd-render.js';
 import { readCorpus } from './corpus.js';
 import { buildMonorepo, MONOREPO_URL } from './monorepo.js';
+import { SCM_API_PLACEHOLDER, startFakeGithub } from './fake-github.js';
 import { judge, type OurResult } from './verdict.js';
 
 // Compiled to dist/test/differential/: the corpus stays in the source tree.
@@ -53,13 +56,27 @@ describe('differential: this project renders what Argo CD renders', () => {
   const cases = readCorpus(`${here}corpus`);
   const tally = { cases: cases.length, matched: 0, deliberate: 0, bothRefuse: 0, open: 0, differ: 0 };
   let repo = '';
+  let github: Awaited<ReturnType<typeof startFakeGithub>> | undefined;
+  const substituted = mkdtempSync(join(tmpdir(), 'differential-cases-'));
+
+  /** The case's file, or a copy naming the fake GitHub API's real origin where the file names the placeholder. */
+  const fileFor = (file: string): string => {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(SCM_API_PLACEHOLDER)) return file;
+    const copy = join(substituted, basename(file));
+    writeFileSync(copy, text.replaceAll(SCM_API_PLACEHOLDER, github?.origin ?? SCM_API_PLACEHOLDER));
+    return copy;
+  };
 
   before(async () => {
     if (!binary) throw new Error('APPSET_ARGOCD_RENDER is not set: run the differential tests through test/run.ts, which builds argocd-render');
     repo = await buildMonorepo(`${here}monorepo`);
+    github = await startFakeGithub();
   });
 
-  after(() => {
+  after(async () => {
+    await github?.close();
+    rmSync(substituted, { recursive: true, force: true });
     if (repo) rmSync(dirname(repo), { recursive: true, force: true });
     const { cases: n, matched, deliberate, bothRefuse, open, differ } = tally;
     console.log(
@@ -80,8 +97,9 @@ describe('differential: this project renders what Argo CD renders', () => {
 
   for (const testCase of cases) {
     it(testCase.name, async () => {
-      const args = [testCase.file, '--repo', `${MONOREPO_URL}=${repo}`, ...(existsSync(clustersFile) ? ['--clusters', clustersFile] : [])];
-      const [ours, theirs] = await Promise.all([renderOurs(testCase.file, repo), renderWithArgoCd(binary ?? '', args)]);
+      const file = fileFor(testCase.file);
+      const args = [file, '--repo', `${MONOREPO_URL}=${repo}`, ...(existsSync(clustersFile) ? ['--clusters', clustersFile] : [])];
+      const [ours, theirs] = await Promise.all([renderOurs(file, repo), renderWithArgoCd(binary ?? '', args)]);
       const verdict = judge(testCase.expectation, ours, theirs);
       if (!verdict.pass) {
         tally.differ++;

@@ -12,6 +12,9 @@ import { selectFiles, selectPaths, withoutHiddenDirectories } from '../../src/ge
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
 import { flattenParams } from '../../src/generators/params.js';
 import { goTypedValue } from '../../src/generators/go-typed.js';
+import { pullRequestParams } from '../../src/generators/pull-request/generator.js';
+import { orNil } from '../../src/generators/pull-request/providers/answer.js';
+import { goJson } from '../../src/templating/functions-data.js';
 import { clusterSecret, testContext } from './test-context.js';
 
 // One table per rendering difference the side-by-side comparison with Argo CD v3.2.6 found. Each case is
@@ -289,5 +292,15 @@ describe('Argo CD parity: post selectors see params as Argo CD flattens them', (
     const list = (selector: unknown) => ({ list: { elements: [{ name: 'a', n: 2500000, z: null }] }, selector });
     assert.deepEqual(await names(list({ matchLabels: { n: '2.5e+06' } }), true), ['a']);
     assert.deepEqual(await names(list({ matchLabels: { z: '<nil>' } }), true), ['a']);
+  });
+});
+
+describe('Argo CD parity: pull request labels in goTemplate', () => {
+  const pull = (labels: string[]) => ({ number: 1, title: 't', branch: 'b', targetBranch: 'main', headSha: 'a'.repeat(40), labels, author: 'x' });
+  it('GitHub and Gitea give a nil list when there are none (`toJson .labels` is null), others an empty one', () => {
+    assert.equal(goJson(pullRequestParams(pull(orNil([])))['labels']), 'null');
+    assert.equal(goJson(pullRequestParams(pull([]))['labels']), '[]');
+    assert.equal(goJson(pullRequestParams(pull(orNil(['a'])))['labels']), '["a"]');
+    assert.equal(Object.hasOwn(pullRequestParams(pull(['a']), false), 'labels'), false);
   });
 });

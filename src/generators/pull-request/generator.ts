@@ -1,3 +1,4 @@
+import { isNilSlice, nilSlice } from '../../templating/plain-values.js';
 import { pullRequestKey } from '../../model/scm-event.js';
 import type { ParamSet } from '../../model/params.js';
 import { goTypedValue } from '../go-typed.js';
@@ -109,5 +110,7 @@ export function pullRequestParams(pull: PullRequest, goTemplate = true): ParamSe
     head_short_sha_7: pull.headSha.slice(0, 7),
     author: pull.author,
   };
-  return goTemplate ? { ...params, labels: goTypedValue([...pull.labels]) } : params;
+  // A nil list stays nil (see orNil): Argo CD prints it as null.
+  const labels = isNilSlice(pull.labels) ? nilSlice<string>() : [...pull.labels];
+  return goTemplate ? { ...params, labels: goTypedValue(labels) } : params;
 }

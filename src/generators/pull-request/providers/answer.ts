@@ -1,3 +1,4 @@
+import { nilSlice } from '../../../templating/plain-values.js';
 import type { ApiResponse } from '../../../scm/http/api-client.js';
 import { ScmApiError } from '../../../scm/http/errors.js';
 
@@ -42,4 +43,12 @@ export function entries(page: ApiResponse, key?: string): readonly unknown[] {
   if (Array.isArray(list)) return list;
   const what = key === undefined ? 'a JSON list' : `a JSON object with a "${key}" list`;
   throw new ScmApiError(`${page.url} answered ${page.status} with something other than ${what}`, page.status);
+}
+
+/**
+ * `labels`, or a nil list when there are none: Argo CD's GitHub and Gitea providers build the list by appending to
+ * a nil slice, so a pull request without labels has `labels` nil there (`toJson .labels` prints null, not []).
+ */
+export function orNil(labels: string[]): string[] {
+  return labels.length === 0 ? nilSlice() : labels;
 }

@@ -1,3 +1,4 @@
+import { nilSlice } from '../../../templating/plain-values.js';
 import type { ApiClient, ApiResponse } from '../../../scm/http/api-client.js';
 import { collectPages } from '../../../scm/http/pagination.js';
 import type { PullRequestProvider } from '../../../scm/provider.js';
@@ -40,8 +41,8 @@ function toPullRequest(pull: unknown): PullRequest {
     branch: text(pull, 'source', 'branch', 'name'),
     targetBranch: text(pull, 'destination', 'branch', 'name'),
     headSha: text(pull, 'source', 'commit', 'hash'),
-    // Bitbucket Cloud pull requests have no labels.
-    labels: [],
+    // Bitbucket Cloud pull requests have no labels; Argo CD leaves its list nil (`toJson` gives null).
+    labels: nilSlice(),
     author: text(pull, 'author', 'nickname'),
   };
 }

@@ -3,7 +3,7 @@ import { collectPages, nextLink } from '../../../scm/http/pagination.js';
 import type { PullRequestProvider, SecretKeyRef } from '../../../scm/provider.js';
 import type { PullRequest } from '../../../scm/types.js';
 import { readOptionalString, readString } from '../../spec-reading.js';
-import { at, entries, hasAllLabels, labelNames, text, whole } from './answer.js';
+import { at, entries, hasAllLabels, labelNames, text, whole, orNil } from './answer.js';
 import { bearer, tokenPlan } from './auth.js';
 import { answeredNotFound, listingOfRepository } from './errors.js';
 import { goQuery, positiveInteger } from './go-url.js';
@@ -65,7 +65,7 @@ function toPullRequest(pull: unknown): PullRequest {
     branch: text(pull, 'head', 'ref'),
     targetBranch: text(pull, 'base', 'ref'),
     headSha: text(pull, 'head', 'sha'),
-    labels: labelNames(at(pull, 'labels')),
+    labels: orNil(labelNames(at(pull, 'labels'))),
     author: text(pull, 'user', 'login'),
   };
 }
