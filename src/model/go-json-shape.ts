@@ -29,17 +29,40 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** `value` after json.Unmarshal into the shape's root struct and json.Marshal back. A value of the wrong JSON type is kept. */
 export function goJsonRoundTrip(value: unknown, shape: GoShape): unknown {
-  const codec = new GoJsonCodec(shape);
+  const codec = codecFor(shape);
   return codec.encode(codec.decode(value, { struct: shape.root }), { struct: shape.root });
 }
 
+/** One codec per shape: its field tables are built once. */
+const codecs = new WeakMap<GoShape, GoJsonCodec>();
+function codecFor(shape: GoShape): GoJsonCodec {
+  let codec = codecs.get(shape);
+  if (!codec) codecs.set(shape, (codec = new GoJsonCodec(shape)));
+  return codec;
+}
+
+/** A struct's fields by JSON name and by lower-cased name (encoding/json matches names case-insensitively). */
+interface StructTable {
+  readonly fields: readonly GoField[];
+  readonly byName: ReadonlyMap<string, GoField>;
+  readonly byLowerName: ReadonlyMap<string, GoField>;
+}
+
 class GoJsonCodec {
+  private readonly tables = new Map<string, StructTable>();
+
   constructor(private readonly shape: GoShape) {}
 
-  private fields(name: string): readonly GoField[] {
+  private table(name: string): StructTable {
+    const known = this.tables.get(name);
+    if (known) return known;
     const fields = this.shape.types[name];
     if (!fields) throw new Error(`the Go shape has no struct ${name}`);
-    return fields;
+    const byLowerName = new Map<string, GoField>();
+    for (const field of [...fields].reverse()) byLowerName.set(field.json.toLowerCase(), field);
+    const table = { fields, byName: new Map(fields.map((field) => [field.json, field])), byLowerName };
+    this.tables.set(name, table);
+    return table;
   }
 
   /** json.Unmarshal of `value` into a Go value of `type` (JSON null or a missing field leaves the zero value). */
@@ -49,15 +72,26 @@ class GoJsonCodec {
     if (type === 'string' || type === 'bool' || type === 'number') return absent ? zero(type) : value;
     if ('struct' in type) {
       if (!absent && !isObject(value)) return value;
-      const object = isObject(value) ? value : {};
-      const out: Record<string, GoValue> = {};
-      for (const field of this.fields(type.struct)) out[field.json] = this.decode(fieldIn(object, field.json), field.type);
-      return out;
+      return this.decodeStruct(isObject(value) ? value : {}, this.table(type.struct));
     }
     if (absent) return undefined;
     if ('ptr' in type) return this.decode(value, type.ptr);
     if ('slice' in type) return Array.isArray(value) ? value.map((item) => this.decode(item, type.slice)) : value;
     return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.decode(v, type.map)])) : value;
+  }
+
+  /** The fields of a JSON object: an exact name first, else a case-insensitive one; unknown keys are dropped. */
+  private decodeStruct(object: Record<string, unknown>, table: StructTable): Record<string, GoValue> {
+    const raw = new Map<GoField, unknown>();
+    for (const [key, item] of Object.entries(object)) {
+      const exact = table.byName.get(key);
+      const loose = exact ? undefined : table.byLowerName.get(key.toLowerCase());
+      if (exact) raw.set(exact, item);
+      else if (loose && !Object.hasOwn(object, loose.json)) raw.set(loose, item);
+    }
+    const out: Record<string, GoValue> = {};
+    for (const field of table.fields) out[field.json] = this.decode(raw.get(field), field.type);
+    return out;
   }
 
   /** json.Marshal of a Go value of `type`. */
@@ -69,21 +103,13 @@ class GoJsonCodec {
     if ('map' in type) return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.encode(v, type.map)])) : value;
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const field of this.fields(type.struct)) {
+    for (const field of this.table(type.struct).fields) {
       const item = value[field.json];
       if (field.omitempty && isEmpty(item, field.type)) continue;
       out[field.json] = this.encode(item, field.type);
     }
     return out;
   }
-}
-
-/** A field's JSON value: the exact name, else the first case-insensitive match, as encoding/json matches. */
-function fieldIn(object: Record<string, unknown>, name: string): unknown {
-  if (Object.hasOwn(object, name)) return object[name];
-  const lower = name.toLowerCase();
-  const key = Object.keys(object).find((k) => k.toLowerCase() === lower);
-  return key === undefined ? undefined : object[key];
 }
 
 /** Go's zero value of a scalar type. */

@@ -15,7 +15,10 @@ export function normalizeApplicationSpec(spec: Record<string, unknown>): Record<
   if (out['project'] === '') out['project'] = 'default';
   if (isZeroSyncPolicy(out['syncPolicy'])) delete out['syncPolicy'];
   const sources = out['sources'];
-  if (isPlainMap(out['source']) && !(Array.isArray(sources) && sources.length > 0)) out['source'] = normalizeSource(out['source']);
+  if (!isPlainMap(out['source']) || (Array.isArray(sources) && sources.length > 0)) return out;
+  const source = normalizeSource(out['source']);
+  out['source'] = source.source;
+  if (!source.directoryRewritten) return out;
   // Argo CD writes after normalizing: a directory reduced to include/exclude is written with its `jsonnet: {}` again.
   const written = goJsonRoundTrip(out, ARGOCD_APPLICATION_SPEC_SHAPE);
   return isPlainMap(written) ? written : out;
@@ -69,15 +72,18 @@ const KUSTOMIZE_ZERO_FIELDS = [
 ];
 
 /** NormalizeSource: a zero helm or kustomize block goes; a zero directory keeps only its include and exclude. */
-function normalizeSource(source: Record<string, unknown>): Record<string, unknown> {
+function normalizeSource(source: Record<string, unknown>): { source: Record<string, unknown>; directoryRewritten: boolean } {
   const out = { ...source };
+  let directoryRewritten = false;
   if (isPlainMap(out['kustomize']) && allEmpty(out['kustomize'], KUSTOMIZE_ZERO_FIELDS)) delete out['kustomize'];
   if (isPlainMap(out['helm']) && allEmpty(out['helm'], HELM_ZERO_FIELDS)) delete out['helm'];
   const directory = out['directory'];
   if (isPlainMap(directory) && !directory['recurse'] && (!isPlainMap(directory['jsonnet']) || allEmpty(directory['jsonnet'], ['extVars', 'tlas', 'libs']))) {
     const kept = Object.fromEntries(['exclude', 'include'].filter((key) => !empty(directory[key])).map((key) => [key, directory[key]]));
-    if (Object.keys(kept).length > 0) out['directory'] = kept;
-    else delete out['directory'];
+    if (Object.keys(kept).length > 0) {
+      out['directory'] = kept;
+      directoryRewritten = true;
+    } else delete out['directory'];
   }
-  return out;
+  return { source: out, directoryRewritten };
 }
