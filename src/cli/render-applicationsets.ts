@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { V1Secret } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { parseAllYaml11Documents } from '../model/yaml11.js';
 import type { ApplicationSetObject } from '../controller/reconcile/applicationset.js';
@@ -16,6 +16,13 @@ import type { GeneratedApplication } from '../model/applicationset-types.js';
 import type { ScmAccess } from '../scm/access.js';
 import { GitHubAppTokens } from '../scm/github-app.js';
 import { createScmAccess } from '../scm/scm-access.js';
+import type { PluginAccess } from '../scm/plugin/access.js';
+import { createPluginAccess } from '../scm/plugin/plugin-access.js';
+import { platformPluginPolicy } from '../tenancy/plugin-policy.js';
+import { MAX_PLUGIN_RESPONSE_BYTES, MAX_PLUGIN_TIMEOUT_MS } from '../app/plugins.js';
+
+/** The controller's namespace `appset render` assumes, as Argo CD installs it. */
+const RENDER_NAMESPACE = 'argocd';
 import { SharedAnswers } from '../scm/shared-answers.js';
 import { platformScmPolicy } from '../tenancy/scm-policy.js';
 import { secretTypeOf } from '../model/secrets.js';
@@ -29,8 +36,10 @@ export interface RenderInput {
   readonly files: readonly string[];
   /** `repoURL` → local repository path: generators read the local repository instead. */
   readonly repos: ReadonlyMap<string, string>;
-  /** Argo CD cluster Secrets for the clusters generator. */
+  /** Argo CD cluster Secrets for the clusters generator (and SCM and plugin token Secrets). */
   readonly clusters: readonly V1Secret[];
+  /** Plugin generator ConfigMaps (of the controller's namespace, `argocd`), from the same file. */
+  readonly configMaps?: readonly V1ConfigMap[];
 }
 
 /** An ApplicationSet that could not be rendered, named in the message. */
@@ -76,6 +85,14 @@ export function readClusterSecrets(file: string | undefined): V1Secret[] {
     .filter((secret): secret is V1Secret => secret?.kind === 'Secret');
 }
 
+/** The ConfigMaps of the same file: plugin generator ConfigMaps. */
+export function readConfigMaps(file: string | undefined): V1ConfigMap[] {
+  if (!file) return [];
+  return readYamlDocuments(file)
+    .map((doc) => doc as V1ConfigMap | null)
+    .filter((configMap): configMap is V1ConfigMap => configMap?.kind === 'ConfigMap');
+}
+
 /** A GitReader that reads mapped repository URLs from local repositories. */
 function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitReader {
   const to = (url: string): string => {
@@ -106,6 +123,7 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
     engine: new TemplateEngine(),
     clusterSecrets: () => input.clusters,
     scm: renderScmAccess(input.clusters),
+    plugins: renderPluginAccess(input.clusters, input.configMaps ?? []),
   };
   const log = pino({ level: 'silent' });
   try {
@@ -142,5 +160,22 @@ function renderScmAccess(secrets: readonly V1Secret[]): ScmAccess {
     configMapValue: () => Promise.resolve(undefined),
     answers: new SharedAnswers(() => Promise.resolve(0), { reuseMs: 60_000 }),
     githubApps: new GitHubAppTokens(),
+  });
+}
+
+/**
+ * The plugin access of `appset render`: the platform's rules, ConfigMaps and token Secrets from the `--clusters`
+ * file (namespace `argocd` when none is written), so a plugin generator asks the plugin the controller would ask.
+ */
+function renderPluginAccess(secrets: readonly V1Secret[], configMaps: readonly V1ConfigMap[]): PluginAccess {
+  const inNamespace = <T extends { metadata?: { name?: string; namespace?: string } }>(objects: readonly T[], name: string): T | undefined =>
+    objects.find((o) => o.metadata?.name === name && (o.metadata.namespace ?? RENDER_NAMESPACE) === RENDER_NAMESPACE);
+  return createPluginAccess({
+    policy: platformPluginPolicy(),
+    namespace: RENDER_NAMESPACE,
+    configMap: (name) => Promise.resolve(inNamespace(configMaps, name)),
+    secret: (name) => Promise.resolve(inNamespace(secrets, name)),
+    maxTimeoutMs: MAX_PLUGIN_TIMEOUT_MS,
+    maxResponseBytes: MAX_PLUGIN_RESPONSE_BYTES,
   });
 }

@@ -1,6 +1,8 @@
 import type { ParamSet, ParamValue } from '../model/params.js';
 import type { PluginParameters } from '../scm/plugin/plugin-answer.js';
 import { fileParamsAsFasttemplate } from './fasttemplate-params.js';
+import { goTypedValue } from './go-typed.js';
+import { GoRawJson } from '../templating/go-raw-json.js';
 import type { Generator, GeneratorContext } from './generator.js';
 import { withTemplatedValues } from './generator-values.js';
 import { GeneratorSpecError, readObject, readOptionalSeconds, readString, readStringMap } from './spec-reading.js';
@@ -64,5 +66,7 @@ async function generate(spec: PluginSpec, ctx: GeneratorContext): Promise<ParamS
 export function pluginParams(set: PluginParameters, parameters: Readonly<Record<string, unknown>>, goTemplate: boolean): ParamSet {
   const fromPlugin = set as ParamSet;
   if (!goTemplate) return fileParamsAsFasttemplate(fromPlugin);
-  return { ...fromPlugin, generator: { input: { parameters: parameters as Record<string, ParamValue> } } };
+  // Argo CD holds each input parameter as raw JSON (apiextensionsv1.JSON), and a template sees that struct.
+  const raw = Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key, goTypedValue(new GoRawJson(value))]));
+  return { ...fromPlugin, generator: { input: { parameters: raw as unknown as Record<string, ParamValue> } } };
 }

@@ -21,32 +21,34 @@
 // The argocd-render binary comes from test/run.ts (env APPSET_ARGOCD_RENDER), which builds it up front with
 // go-build/build-binaries.sh argocd; the file is `.int` to keep it out of `--unit`, though it needs no cluster.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readClusterSecrets, renderFiles } from '../../src/cli/render-applicationsets.js';
+import { readClusterSecrets, readConfigMaps, renderFiles } from '../../src/cli/render-applicationsets.js';
 import { ARGOCD_APPLICATION_SPEC_SHAPE } from '../../src/model/argocd-application-shape.js';
 import { renderWithArgoCd } from './argocd-render.js';
 import { readCorpus } from './corpus.js';
 import { buildMonorepo, MONOREPO_URL } from './monorepo.js';
 import { SCM_API_PLACEHOLDER, startFakeGithub } from './fake-github.js';
+import { PLUGIN_PLACEHOLDER, startFakePlugin } from './fake-plugin.js';
 import { judge, type OurResult } from './verdict.js';
 
 // Compiled to dist/test/differential/: the corpus stays in the source tree.
 const here = fileURLToPath(new URL('../../../test/differential/', import.meta.url));
-const clustersFile = `${here}clusters.yaml`;
+const clustersSource = `${here}clusters.yaml`;
 const binary = process.env.APPSET_ARGOCD_RENDER;
 const run = promisify(execFile);
 
-/** This project's renderer on one file; a thrown error is its refusal. */
-async function renderOurs(file: string, repo: string): Promise<OurResult> {
-  const clusters = readClusterSecrets(existsSync(clustersFile) ? clustersFile : undefined);
+/** This project's renderer on one file with the cluster file's Secrets and ConfigMaps; a thrown error is its refusal. */
+async function renderOurs(file: string, repo: string, clustersFile: string): Promise<OurResult> {
+  const clusters = readClusterSecrets(clustersFile);
   try {
-    return { kind: 'rendered', applications: await renderFiles({ files: [file], repos: new Map([[MONOREPO_URL, repo]]), clusters }) };
+    const applications = await renderFiles({ files: [file], repos: new Map([[MONOREPO_URL, repo]]), clusters, configMaps: readConfigMaps(clustersFile) });
+    return { kind: 'rendered', applications };
   } catch (error) {
     return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
   }
@@ -57,14 +59,20 @@ describe('differential: this project renders what Argo CD renders', () => {
   const tally = { cases: cases.length, matched: 0, deliberate: 0, bothRefuse: 0, open: 0, differ: 0 };
   let repo = '';
   let github: Awaited<ReturnType<typeof startFakeGithub>> | undefined;
+  let plugin: Awaited<ReturnType<typeof startFakePlugin>> | undefined;
   const substituted = mkdtempSync(join(tmpdir(), 'differential-cases-'));
+  const clustersFile = join(substituted, 'clusters.yaml');
 
-  /** The case's file, or a copy naming the fake GitHub API's real origin where the file names the placeholder. */
+  /** `text` naming the fake services' real origins in place of their placeholders. */
+  const withOrigins = (text: string): string =>
+    text.replaceAll(SCM_API_PLACEHOLDER, github?.origin ?? SCM_API_PLACEHOLDER).replaceAll(PLUGIN_PLACEHOLDER, plugin?.origin ?? PLUGIN_PLACEHOLDER);
+
+  /** A corpus file, or a copy of it with the real origins when it names a placeholder. */
   const fileFor = (file: string): string => {
     const text = readFileSync(file, 'utf8');
-    if (!text.includes(SCM_API_PLACEHOLDER)) return file;
+    if (withOrigins(text) === text) return file;
     const copy = join(substituted, basename(file));
-    writeFileSync(copy, text.replaceAll(SCM_API_PLACEHOLDER, github?.origin ?? SCM_API_PLACEHOLDER));
+    writeFileSync(copy, withOrigins(text));
     return copy;
   };
 
@@ -72,10 +80,13 @@ describe('differential: this project renders what Argo CD renders', () => {
     if (!binary) throw new Error('APPSET_ARGOCD_RENDER is not set: run the differential tests through test/run.ts, which builds argocd-render');
     repo = await buildMonorepo(`${here}monorepo`);
     github = await startFakeGithub();
+    plugin = await startFakePlugin();
+    writeFileSync(clustersFile, withOrigins(readFileSync(clustersSource, 'utf8')));
   });
 
   after(async () => {
     await github?.close();
+    await plugin?.close();
     rmSync(substituted, { recursive: true, force: true });
     if (repo) rmSync(dirname(repo), { recursive: true, force: true });
     const { cases: n, matched, deliberate, bothRefuse, open, differ } = tally;
@@ -98,8 +109,8 @@ describe('differential: this project renders what Argo CD renders', () => {
   for (const testCase of cases) {
     it(testCase.name, async () => {
       const file = fileFor(testCase.file);
-      const args = [file, '--repo', `${MONOREPO_URL}=${repo}`, ...(existsSync(clustersFile) ? ['--clusters', clustersFile] : [])];
-      const [ours, theirs] = await Promise.all([renderOurs(file, repo), renderWithArgoCd(binary ?? '', args)]);
+      const args = [file, '--repo', `${MONOREPO_URL}=${repo}`, '--clusters', clustersFile];
+      const [ours, theirs] = await Promise.all([renderOurs(file, repo, clustersFile), renderWithArgoCd(binary ?? '', args)]);
       const verdict = judge(testCase.expectation, ours, theirs);
       if (!verdict.pass) {
         tally.differ++;

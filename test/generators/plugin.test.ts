@@ -3,6 +3,9 @@ import { describe, it } from 'node:test';
 import { DEFAULT_PLUGIN_REQUEUE_MS } from '../../src/generators/plugin.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import { GeneratorSpecError } from '../../src/generators/spec-reading.js';
+import { GoRawJson } from '../../src/templating/go-raw-json.js';
+import { goFormat } from '../../src/templating/plain-values.js';
+import { goJson } from '../../src/templating/functions-data.js';
 import type { PluginAccess, PluginRequest } from '../../src/scm/plugin/access.js';
 import { PluginError } from '../../src/scm/plugin/errors.js';
 import { testContext } from './test-context.js';
@@ -61,10 +64,16 @@ describe('plugin generator', () => {
         key1: 'val1',
         key2: { key2_1: 'val2_1', key2_2: { key2_2_1: 'val2_2_1' } },
         key3: 123,
-        generator: { input: { parameters: { pkey1: 'val1', pkey2: 'val2' } } },
+        generator: { input: { parameters: { pkey1: new GoRawJson('val1'), pkey2: new GoRawJson('val2') } } },
         values: { valuekey1: 'valuevalue1', valuekey2: 'templated-val1' },
       },
     ]);
+  });
+
+  it('goTemplate: an input parameter prints as Argo CD prints its raw JSON struct, and toJson gives the value', () => {
+    const raw = new GoRawJson('eu');
+    assert.equal(goFormat(raw), '{[34 101 117 34]}');
+    assert.equal(goJson({ a: raw }), '{"a":"eu"}');
   });
 
   it("goTemplate without values keeps the plugin's own `values` key, as Argo CD does", async () => {
@@ -131,7 +140,7 @@ describe('plugin generator', () => {
     });
   }
 
-  it('refuses to run where no plugin may be reached (the offline render)', async () => {
+  it('refuses to run where no plugin may be reached', async () => {
     await assert.rejects(registry.generateEntry({ plugin: { configMapRef: { name: 'p' } } }, testContext(), 'g'), /plugin generators cannot run here/);
   });
 });

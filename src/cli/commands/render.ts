@@ -24,7 +24,8 @@ export const renderCommand: Command = {
     help: 'show this help',
     output: 'yaml (default): one document per Application; json: one array',
     repo: "read a generator's repoURL from a local Git repository instead, e.g. https://git.example/org/apps.git=. (repeatable)",
-    clusters: 'YAML file of Argo CD cluster Secrets for the clusters generator and the destination check (default: only the local cluster)',
+    clusters:
+      'YAML file of Argo CD cluster Secrets for the clusters generator and the destination check (default: only the local cluster), with any SCM or plugin token Secrets and plugin ConfigMaps',
   },
   async run(values, positionals, io) {
     const output = typeof values.output === 'string' ? values.output : 'yaml';
@@ -37,13 +38,14 @@ export const renderCommand: Command = {
       repos.set(mapping.slice(0, at), mapping.slice(at + 1));
     }
     // Loaded here so `appset --help` does not pay for the generators, Git and the template engine.
-    const [{ stringify }, { readClusterSecrets, renderFiles, RenderCommandError }] = await Promise.all([
+    const [{ stringify }, { readClusterSecrets, readConfigMaps, renderFiles, RenderCommandError }] = await Promise.all([
       import('yaml'),
       import('../render-applicationsets.js'),
     ]);
     try {
-      const clusters = readClusterSecrets(typeof values.clusters === 'string' ? values.clusters : undefined);
-      const applications = await renderFiles({ files: positionals, repos, clusters });
+      const clustersFile = typeof values.clusters === 'string' ? values.clusters : undefined;
+      const clusters = readClusterSecrets(clustersFile);
+      const applications = await renderFiles({ files: positionals, repos, clusters, configMaps: readConfigMaps(clustersFile) });
       io.out(output === 'json' ? `${JSON.stringify(applications, null, 2)}\n` : applications.map((app) => `---\n${stringify(app)}`).join(''));
       return 0;
     } catch (error) {

@@ -65,7 +65,7 @@ func settingsObjects() []runtime.Object {
 // newReconciler wires Argo CD's ApplicationSetReconciler as argocd-applicationset-controller does with default
 // flags, except that the cluster is controller-runtime's fake client and client-go's fake clientset (both holding
 // the ApplicationSets' world: settings, the default project, the Secrets) and the repo server runs in-process.
-func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, secrets []*corev1.Secret, repos *localRepoServer) (*controllers.ApplicationSetReconciler, error) {
+func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, secrets []*corev1.Secret, configMaps []*corev1.ConfigMap, repos *localRepoServer) (*controllers.ApplicationSetReconciler, error) {
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return nil, err
@@ -79,6 +79,11 @@ func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, 
 	for _, secret := range secrets {
 		kubeObjects = append(kubeObjects, secret.DeepCopy())
 		objects = append(objects, secret.DeepCopy())
+	}
+	// The plugin generator reads its ConfigMap through the controller-runtime client.
+	for _, configMap := range configMaps {
+		kubeObjects = append(kubeObjects, configMap.DeepCopy())
+		objects = append(objects, configMap.DeepCopy())
 	}
 	for _, appset := range appsets {
 		objects = append(objects, appset.DeepCopy())

@@ -112,12 +112,16 @@ func run(ctx context.Context, opts options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	configMaps, err := readConfigMaps(opts.clusters)
+	if err != nil {
+		return err
+	}
 	repos, err := newLocalRepoServer(opts.repos)
 	if err != nil {
 		return err
 	}
 	defer repos.close()
-	reconciler, err := newReconciler(ctx, appsets, secrets, repos)
+	reconciler, err := newReconciler(ctx, appsets, secrets, configMaps, repos)
 	if err != nil {
 		return err
 	}

@@ -128,3 +128,34 @@ func readSecrets(file string) ([]*corev1.Secret, error) {
 	}
 	return secrets, nil
 }
+
+// readConfigMaps reads the ConfigMap documents of the --clusters file (the plugin generator's ConfigMaps); a
+// ConfigMap without a namespace goes to argocd, as the Secrets do.
+func readConfigMaps(file string) ([]*corev1.ConfigMap, error) {
+	if file == "" {
+		return nil, nil
+	}
+	docs, err := readDocuments(file)
+	if err != nil {
+		return nil, err
+	}
+	var configMaps []*corev1.ConfigMap
+	for i, doc := range docs {
+		meta, err := header(file, i, doc)
+		if err != nil {
+			return nil, err
+		}
+		if meta.Kind != "ConfigMap" {
+			continue
+		}
+		configMap := &corev1.ConfigMap{}
+		if err := yaml.Unmarshal(doc, configMap); err != nil {
+			return nil, fmt.Errorf("%s: document %d is not a ConfigMap: %w", file, i+1, err)
+		}
+		if configMap.Namespace == "" {
+			configMap.Namespace = argoCDNamespace
+		}
+		configMaps = append(configMaps, configMap)
+	}
+	return configMaps, nil
+}
