@@ -108,7 +108,9 @@ describe('plugin generator against a real plugin service', () => {
           ([k]) => !k.startsWith('appset-controller.io/'),
         ),
       );
-    assert.deepEqual({ ...annotations('goplug-beta') }, { tier: 'goplug-gold', count: '2', owner: 'owner-beta', team: 'goplug' });
+    // Argo CD holds an input parameter as a raw JSON struct and prints it as Go prints that struct: the bytes of "goplug".
+    const rawTeam = `{[${[...Buffer.from('"goplug"')].join(' ')}]}`;
+    assert.deepEqual({ ...annotations('goplug-beta') }, { tier: 'goplug-gold', count: '2', owner: 'owner-beta', team: rawTeam });
     assert.deepEqual({ ...annotations('fastplug-alpha') }, { tier: 'fastplug-gold', count: '1', owner: 'owner-alpha' });
     const seen = plugin.requests.find((r) => (JSON.parse(r.body) as { applicationSetName?: string }).applicationSetName === 'goplug');
     assert.deepEqual(JSON.parse(seen?.body ?? '{}'), { applicationSetName: 'goplug', input: { parameters: { team: 'goplug' } } });
