@@ -131,7 +131,12 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
     refresh: createRefreshClearer(transport, { dryRun: config.dryRun }),
     reporter,
-    settings: { policy: config.policy, enablePolicyOverride: config.enablePolicyOverride, maxDeleteShare: config.maxDeleteShare },
+    settings: {
+      policy: config.policy,
+      enablePolicyOverride: config.enablePolicyOverride,
+      maxDeleteShare: config.maxDeleteShare,
+      progressiveSyncs: config.enableProgressiveSyncs,
+    },
     controllerNamespace: config.namespace,
     tenantRepoAllowances,
     quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },

@@ -64,7 +64,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     log,
     ...(options.cacheWaitTimeoutMs === undefined ? {} : { cacheWaitTimeoutMs: options.cacheWaitTimeoutMs }),
   });
-  routeEvents(informers, { enqueue: pipeline.enqueue, namespaceAllowed });
+  routeEvents(informers, { enqueue: pipeline.enqueue, namespaceAllowed, progressiveSyncs: config.enableProgressiveSyncs });
   const server = await startHttpRoutes({ config, informers, shared, observers, pipeline, namespaceAllowed, log });
   const ready = Promise.all(informers.all.map((informer) => informer.ready())).then(() => {
     if (options.takeWork === false) return log.info({ namespace: config.namespace }, 'controller routes events but takes no work');

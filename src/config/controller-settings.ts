@@ -187,6 +187,14 @@ export const controllerSettings = {
     fallback: false,
     help: "git directories generators also list directories whose name starts with '.' (as Argo CD's repo-server flag of the same name)",
   }),
+  enableProgressiveSyncs: setting<boolean>({
+    flag: 'enable-progressive-syncs',
+    env: 'APPSET_ENABLE_PROGRESSIVE_SYNCS',
+    kind: 'boolean',
+    parse: parseBoolean,
+    fallback: false,
+    help: "carry out RollingSync strategies step by step (as Argo CD's flag of the same name); off: their Applications are written as templated and stale rollout status is removed",
+  }),
   enableScmProviders: setting<boolean>({
     flag: 'enable-scm-providers',
     env: 'APPSET_ENABLE_SCM_PROVIDERS',

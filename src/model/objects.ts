@@ -34,9 +34,12 @@ export interface Application {
   readonly metadata: ObjectMeta;
   readonly spec: Readonly<Record<string, unknown>>;
   readonly status?: {
-    readonly sync?: { readonly status?: string };
+    readonly sync?: { readonly status?: string; readonly revision?: string; readonly revisions?: readonly string[] };
     readonly health?: { readonly status?: string };
+    readonly operationState?: { readonly phase?: string; readonly startedAt?: string };
   };
+  /** A requested operation (a sync) that Argo CD's application controller has not finished yet. */
+  readonly operation?: unknown;
 }
 
 /** The identity of an ApplicationSet, as owner of its Applications. */

@@ -71,7 +71,7 @@ function harness(objects: KubeObject[], world: World = {}) {
   const statuses: ApplicationSetStatus[] = [];
   const events: Array<{ type: string; reason: string; message: string }> = [];
   const reporter = {
-    status: { write: (_target: unknown, status: ApplicationSetStatus) => pushed(statuses, status) },
+    status: { write: (_target: unknown, status: ApplicationSetStatus) => pushed(statuses, status).then(() => undefined) },
     events: { record: (_subject: unknown, event: { type: string; reason: string; message: string }) => pushed(events, event) },
     now: () => new Date('2026-12-01T00:00:00Z'),
     maxResourcesStatus: 5000,
@@ -86,7 +86,11 @@ function harness(objects: KubeObject[], world: World = {}) {
     tenantScm: () => noScmAccess('no SCM provider in this test'),
     engine: new TemplateEngine(),
     clusterSecrets: () => world.clusterSecrets ?? [],
-    writer: { apply: (app) => pushed(applied, app), delete: (app) => pushed(deleted, app.metadata.name) },
+    writer: {
+      apply: (app) => pushed(applied, app),
+      delete: (app) => pushed(deleted, app.metadata.name),
+      startOperation: () => Promise.reject(new Error('no rollout in these tests')),
+    },
     refresh: { clear: () => Promise.resolve() },
     reporter,
     settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: 0.5 },
@@ -108,7 +112,7 @@ describe('reconciler (unit: real stores, generators and renderer; recording writ
     const h = harness([appset('argocd', [{ env: 'dev' }, { env: 'prod' }])]);
     assert.deepEqual(await h.reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
     assert.deepEqual(h.applied.map((app) => app.metadata.name).sort(), ['guestbook-dev', 'guestbook-prod']);
-    assert.equal(h.statuses.at(-1)?.conditions.find((c) => c.type === 'ResourcesUpToDate')?.status, 'True');
+    assert.equal(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'ResourcesUpToDate')?.status, 'True');
   });
 
   it('throws one ReconcileFailure for a render error: retryable, its condition reason, parameters generated, nothing written', async () => {
@@ -244,7 +248,7 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
   it('a retryable failure: ErrorOccurred condition and Warning Event with its reason, one error line, the metric, rethrown for backoff', async () => {
     const run = await runOnce([appset('argocd', [{ cluster: 'dev' }])], 'argocd/guestbook');
     assert.ok(run.thrown instanceof ReconcileFailure, 'rethrown so the queue backs off');
-    const errorOccurred = run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred');
+    const errorOccurred = run.statuses.at(-1)?.conditions?.find((c) => c.type === 'ErrorOccurred');
     assert.equal(errorOccurred?.status, 'True');
     assert.equal(errorOccurred?.reason, Reason.RenderTemplateParamsError);
     assert.deepEqual(
@@ -259,7 +263,7 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
   it('a terminal failure: reported, one warning without a stack, the metric, not rethrown', async () => {
     const run = await runOnce([appset('team-a', [{ env: 'dev' }], 'team-a')], 'team-a/guestbook');
     assert.equal(run.thrown, undefined, 'a terminal failure is not retried');
-    assert.equal(run.statuses.at(-1)?.conditions.find((c) => c.type === 'ErrorOccurred')?.reason, Reason.ValidationError);
+    assert.equal(run.statuses.at(-1)?.conditions?.find((c) => c.type === 'ErrorOccurred')?.reason, Reason.ValidationError);
     assert.deepEqual(
       run.events.map((e) => e.reason),
       [Reason.ValidationError],

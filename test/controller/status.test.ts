@@ -87,7 +87,7 @@ describe('reportStatus', () => {
     liveFrom(appliedLive(desired(n)), (l) => Object.assign(l, { status: { sync: { status: 'Synced' }, health: { status: 'Healthy' } } })),
   );
   const reporterWriting = (writes: unknown[]): Reporter => ({
-    status: { write: (_target, status) => Promise.resolve(void writes.push(status)) },
+    status: { write: (_target, status) => Promise.resolve(void writes.push(status)).then(() => undefined) },
     events: { record: () => Promise.resolve() },
     now: () => new Date(T2),
     maxResourcesStatus: 0,

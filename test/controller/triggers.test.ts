@@ -33,7 +33,7 @@ describe('reconcile triggers', () => {
 
   it('reconciles for hand edits of an owned Application, not for its status churn', () => {
     const app = { metadata: { labels: { a: '1' } }, spec: { project: 'default' }, status: { sync: { status: 'Synced' } } };
-    assert.equal(applicationUpdateNeedsReconcile(app, { ...app, status: { sync: { status: 'OutOfSync' } } } as Watched), false);
+    assert.equal(applicationUpdateNeedsReconcile(app, { ...app, status: { sync: { status: 'OutOfSync' } } }), false);
     assert.equal(applicationUpdateNeedsReconcile(app, { ...app, spec: { project: 'other' } }), true);
     assert.equal(applicationUpdateNeedsReconcile(app, { ...app, metadata: { labels: {} } }), true);
   });
@@ -46,5 +46,20 @@ describe('reconcile triggers', () => {
     assert.equal(applicationUpdateNeedsReconcile(applied, handEdit), true, 'a hand edit keeps the old hash');
     const hashRemoved = { metadata: { annotations: {} }, spec: applied.spec };
     assert.equal(applicationUpdateNeedsReconcile(applied, hashRemoved), true, 'removing the hash is an edit to revert');
+  });
+
+  it('with progressive syncs, reconciles for the health, sync and operation changes a rollout waits for, and for rollout status changes', () => {
+    const app = { metadata: {}, spec: {}, status: { sync: { status: 'OutOfSync' }, health: { status: 'Missing' }, operationState: { phase: 'Running', startedAt: 't1' } } };
+    const changed = (status: Record<string, unknown>): Watched => ({ ...app, status: { ...app.status, ...status } });
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ sync: { status: 'Synced' } }), true), true);
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ health: { status: 'Healthy' } }), true), true);
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ operationState: { phase: 'Succeeded', startedAt: 't1' } }), true), true);
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ operationState: { phase: 'Running', startedAt: 't2' } }), true), true);
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ reconciledAt: 'now' }), true), false, 'status churn a rollout does not read');
+    assert.equal(applicationUpdateNeedsReconcile(app, changed({ sync: { status: 'Synced' } })), false, 'off without the flag');
+    const appset = { metadata: {}, spec: {}, status: { applicationStatus: [{ application: 'a', status: 'Waiting' }] } };
+    const moved = { ...appset, status: { applicationStatus: [{ application: 'a', status: 'Pending' }] } };
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, moved, true), true);
+    assert.equal(applicationSetUpdateNeedsReconcile(appset, moved), false);
   });
 });

@@ -4,6 +4,7 @@ import type { IgnoreDifferencesRule, LiveFieldRules, PreservedFields } from '../
 import type { Condition } from '../status/conditions.js';
 import type { ApplicationSetIdentity, ObjectMeta } from '../../model/objects.js';
 import type { ResourceStatus } from '../status/resource-status.js';
+import type { ApplicationRolloutStatus } from '../rollout/application-status.js';
 
 /** An ApplicationSet as the cache holds it (the fields the reconciler reads). */
 export interface ApplicationSetObject {
@@ -14,11 +15,14 @@ export interface ApplicationSetObject {
     readonly syncPolicy?: { readonly applicationsSync?: string; readonly preserveResourcesOnDeletion?: boolean };
     readonly preservedFields?: PreservedFields;
     readonly ignoreApplicationDifferences?: readonly IgnoreDifferencesRule[];
+    /** `AllAtOnce` (the default) or `RollingSync` with its steps; read by src/controller/rollout/rolling-sync.ts. */
+    readonly strategy?: unknown;
   };
   readonly status?: {
     readonly conditions?: readonly Condition[];
     readonly resources?: readonly ResourceStatus[];
     readonly resourcesCount?: number;
+    readonly applicationStatus?: readonly ApplicationRolloutStatus[];
   };
 }
 

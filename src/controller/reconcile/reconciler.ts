@@ -25,6 +25,7 @@ import type { ScmAccess } from '../../scm/access.js';
 import type { PluginAccess } from '../../scm/plugin/access.js';
 import { noPluginAccess } from '../../scm/plugin/no-access.js';
 import { isClusterPermitted } from '../../tenancy/project.js';
+import { rolloutStage, startSyncs } from './rollout.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
 import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../../tenancy/quotas.js';
@@ -43,7 +44,11 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly writePool?: WritePool;
   readonly refresh: RefreshClearer;
   readonly reporter: Reporter;
-  readonly settings: PolicySettings & { readonly maxDeleteShare: number };
+  readonly settings: PolicySettings & {
+    readonly maxDeleteShare: number;
+    /** Argo CD's `--enable-progressive-syncs`: RollingSync strategies are carried out (otherwise their Applications sync as templated). */
+    readonly progressiveSyncs?: boolean;
+  };
   /** The controller's own namespace: ApplicationSets there are the platform's; all others are tenants'. */
   readonly controllerNamespace: string;
   /** AppProjects of the controller's namespace by name. */
@@ -78,7 +83,9 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
   };
 }
 
-async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, ctx: ReconcileContext): Promise<Action> {
+async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, ctx: ReconcileContext): Promise<Action> {
+  // Replaced by the ApplicationSet as it stands after the rollout's status write, so later writes and failures use its resourceVersion.
+  let appset = stored;
   const stage = async <T>(reason: string, parametersGenerated: boolean, action: () => Promise<T>): Promise<T> => {
     try {
       return await action();
@@ -108,9 +115,14 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   const identity = identityOf(appset);
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
   if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkQuotas(deps, identity.namespace, rendered.length, owned.length)));
+  const generatedApps = rendered.map((r) => desiredApplication(r.application, identity));
+  const rollout = await stage(Reason.ValidationError, true, () =>
+    rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, generatedApps, owned, ctx.log),
+  );
+  appset = rollout.appset;
   const plan = planChanges({
     appset: identity,
-    desired: rendered.map((r) => desiredApplication(r.application, identity)),
+    desired: rollout.desired,
     owned,
     lookup: (name) => deps.applications.getByName(identity.namespace, name) as unknown as Application | undefined,
     policy: effectivePolicy(appset.spec.syncPolicy?.applicationsSync, deps.settings),
@@ -122,7 +134,12 @@ async function reconcileOne(deps: ReconcilerDeps, appset: ApplicationSetObject, 
   await announceChanges(deps, appset, result, ctx);
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new ReconcileFailure({ reason: problem.reason, parametersGenerated: true }, problem.error, appset);
-  await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log);
+  const syncFailure = (await startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log))[0];
+  if (syncFailure) {
+    const detail = syncFailure.error instanceof Error ? syncFailure.error.message : String(syncFailure.error);
+    throw new ReconcileFailure({ reason: Reason.UpdateApplicationError, parametersGenerated: true }, new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`), appset);
+  }
+  await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report);
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
   ctx.log.info(
     { created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length },

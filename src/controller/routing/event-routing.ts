@@ -15,6 +15,8 @@ export interface EventRouting {
   readonly enqueue: (key: string, cause?: Cause) => void;
   /** True if ApplicationSets of this namespace are this controller's to reconcile. */
   readonly namespaceAllowed: (namespace: string) => boolean;
+  /** `--enable-progressive-syncs`: Application health and sync changes, and rollout status changes, move rollouts on. */
+  readonly progressiveSyncs?: boolean;
 }
 
 /** The key of the ApplicationSet that controls `app`, if any. */
@@ -42,7 +44,7 @@ export function routeEvents(informers: ControllerInformers, routing: EventRoutin
   };
   informers.applicationSets.on('add', (appset) => addAppSet(appset, causeOf('applicationSets', appset)));
   informers.applicationSets.on('update', (old, appset) => {
-    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched))
+    if (old === appset || applicationSetUpdateNeedsReconcile(old as unknown as Watched, appset as unknown as Watched, routing.progressiveSyncs))
       addAppSet(appset, causeOf('applicationSets', appset));
   });
   // A created Application is the controller's own doing; a changed or deleted one may need reverting.
@@ -51,7 +53,7 @@ export function routeEvents(informers: ControllerInformers, routing: EventRoutin
     if (key && routing.namespaceAllowed(app.metadata?.namespace ?? '')) routing.enqueue(key, causeOf('applications', app));
   };
   informers.applications.on('update', (old, app) => {
-    if (applicationUpdateNeedsReconcile(old as unknown as Watched, app as unknown as Watched)) addOwner(app);
+    if (applicationUpdateNeedsReconcile(old as unknown as Watched, app as unknown as Watched, routing.progressiveSyncs)) addOwner(app);
   });
   informers.applications.on('delete', addOwner);
   routeClusterSecrets(informers, routing);

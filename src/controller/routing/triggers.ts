@@ -15,6 +15,12 @@ export interface Watched {
     readonly deletionTimestamp?: string;
   };
   readonly spec?: unknown;
+  readonly status?: {
+    readonly applicationStatus?: unknown;
+    readonly sync?: { readonly status?: string };
+    readonly health?: { readonly status?: string };
+    readonly operationState?: { readonly phase?: string; readonly startedAt?: string };
+  };
 }
 
 const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a ?? {}, b ?? {});
@@ -24,7 +30,10 @@ const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a ?? {}, b ?
  * changed, but not for status-only changes (our own status writes) and not when the only change is the
  * removal of the refresh annotation (our own clean-up after a refresh).
  */
-export function applicationSetUpdateNeedsReconcile(old: Watched, next: Watched): boolean {
+export function applicationSetUpdateNeedsReconcile(old: Watched, next: Watched, progressiveSyncs = false): boolean {
+  // A rollout moves on when its applicationStatus does (Argo CD requeues for it, and so a rollout step written by
+  // one replica is looked at again, by whichever replica takes the key).
+  if (progressiveSyncs && !isDeepStrictEqual(old.status?.applicationStatus ?? [], next.status?.applicationStatus ?? [])) return true;
   if (!same(old.spec, next.spec) || !same(old.metadata.labels, next.metadata.labels)) return true;
   if (!same(old.metadata.finalizers, next.metadata.finalizers) || old.metadata.deletionTimestamp !== next.metadata.deletionTimestamp) return true;
   const before = { ...old.metadata.annotations };
@@ -41,7 +50,8 @@ export function applicationSetUpdateNeedsReconcile(old: Watched, next: Watched):
  * reconciling for that echo cost a queue add per written Application and a second reconcile per
  * ApplicationSet in every update wave.
  */
-export function applicationUpdateNeedsReconcile(old: Watched, next: Watched): boolean {
+export function applicationUpdateNeedsReconcile(old: Watched, next: Watched, progressiveSyncs = false): boolean {
+  if (progressiveSyncs && rolloutProgressChanged(old, next)) return true;
   const intentHash = next.metadata.annotations?.[INTENT_HASH_ANNOTATION];
   if (intentHash !== undefined && intentHash !== old.metadata.annotations?.[INTENT_HASH_ANNOTATION]) return false; // our own write
   return (
@@ -50,4 +60,17 @@ export function applicationUpdateNeedsReconcile(old: Watched, next: Watched): bo
     !same(old.metadata.annotations, next.metadata.annotations) ||
     !same(old.metadata.finalizers, next.metadata.finalizers)
   );
+}
+
+/**
+ * With progressive syncs, the Application changes a rollout waits for: health, sync status, and the phase or
+ * start of its operation (Argo CD's predicate for the same).
+ */
+function rolloutProgressChanged(old: Watched, next: Watched): boolean {
+  const a = old.status;
+  const b = next.status;
+  if (a?.health?.status !== b?.health?.status || a?.sync?.status !== b?.sync?.status) return true;
+  const before = a?.operationState;
+  const after = b?.operationState;
+  return before !== undefined && after !== undefined && (before.phase !== after.phase || before.startedAt !== after.startedAt);
 }

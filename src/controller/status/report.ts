@@ -8,6 +8,10 @@ import { resourceStatus } from './resource-status.js';
 import type { EventRecorder, EventRecord } from './event-recorder.js';
 import type { StatusWriter } from './status-writer.js';
 import type { ReconcileFailure } from '../reconcile/failure.js';
+import type { RolloutCondition } from '../rollout/rollout-condition.js';
+
+/** What a status report does with the `RolloutProgressing` condition: set it, remove it (no RollingSync), or keep it. */
+export type RolloutReport = RolloutCondition | 'remove' | 'keep';
 
 /** Where a reconcile reports to: the status subresource and Events. */
 export interface Reporter {
@@ -28,9 +32,12 @@ export async function reportStatus(
   outcome: ReconcileOutcome,
   owned: readonly Application[] | undefined,
   log: Logger,
+  rollout: RolloutReport = 'keep',
 ): Promise<void> {
   const previous = appset.status;
-  const conditions = mergeConditions(previous?.conditions, conditionsFor(outcome), reporter.now().toISOString());
+  const next = rollout === 'keep' || rollout === 'remove' ? conditionsFor(outcome) : [...conditionsFor(outcome), rollout];
+  const kept = rollout === 'remove' ? previous?.conditions?.filter((c) => c.type !== 'RolloutProgressing') : previous?.conditions;
+  const conditions = mergeConditions(kept, next, reporter.now().toISOString());
   const resources = owned
     ? resourceStatus(owned, reporter.maxResourcesStatus)
     : { resources: [...(previous?.resources ?? [])], resourcesCount: previous?.resourcesCount ?? 0 };

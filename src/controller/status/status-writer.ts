@@ -3,12 +3,15 @@ import { pathSegment } from '../../kube/transport/request-url.js';
 import { MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import type { Condition } from './conditions.js';
 import type { ResourceStatus } from './resource-status.js';
+import type { ApplicationRolloutStatus } from '../rollout/application-status.js';
 
-/** The part of an ApplicationSet's status the controller owns. */
+/** The part of an ApplicationSet's status the controller owns; a write sends only the fields it holds. */
 export interface ApplicationSetStatus {
-  readonly conditions: readonly Condition[];
-  readonly resources: readonly ResourceStatus[];
-  readonly resourcesCount: number;
+  readonly conditions?: readonly Condition[];
+  readonly resources?: readonly ResourceStatus[];
+  readonly resourcesCount?: number;
+  /** RollingSync's per-Application progress; null removes it. */
+  readonly applicationStatus?: readonly ApplicationRolloutStatus[] | null;
 }
 
 /** Where a status goes: the ApplicationSet and the resourceVersion the status was computed from. */
@@ -21,7 +24,8 @@ export interface StatusTarget {
 
 /** Writes ApplicationSet status through the status subresource. */
 export interface StatusWriter {
-  write(target: StatusTarget, status: ApplicationSetStatus): Promise<void>;
+  /** Merges `status` into the stored one; resolves with the ApplicationSet's new resourceVersion when the server gave one. */
+  write(target: StatusTarget, status: ApplicationSetStatus): Promise<string | undefined>;
 }
 
 /** A {@link StatusWriter} through the replica's transport; in dry-run mode the API server validates and stores nothing. */
@@ -29,7 +33,7 @@ export function createStatusWriter(transport: KubeTransport, options: { dryRun: 
   const client = transport;
   return {
     async write(target, status) {
-      await client.send({
+      const stored = await client.request<{ metadata?: { resourceVersion?: string } } | undefined>({
         method: 'PATCH',
         path: `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(target.namespace)}/applicationsets/${pathSegment(target.name)}/status`,
         query: { fieldManager: FIELD_MANAGER, dryRun: options.dryRun ? 'All' : undefined },
@@ -38,6 +42,7 @@ export function createStatusWriter(transport: KubeTransport, options: { dryRun: 
         // Guarded by the resourceVersion: a second delivery fails with 409 instead of writing twice.
         idempotent: true,
       });
+      return stored?.metadata?.resourceVersion;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
 import { pathSegment } from '../../kube/transport/request-url.js';
-import { APPLY_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
+import { APPLY_PATCH, MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import type { Application } from '../../model/objects.js';
 
 /** Writes Applications: server-side apply with the one field manager, deletes with preconditions. */
@@ -15,6 +15,11 @@ export interface ApplicationWriter {
    * change made since the decision makes the delete fail instead of destroying newer state.
    */
   delete(live: Application): Promise<void>;
+  /**
+   * Sets `operation` on an Application (a JSON merge patch, not an apply: the field belongs to the sync it starts,
+   * and Argo CD's application controller removes it when the sync ends; an apply would make it ours to remove).
+   */
+  startOperation(target: { readonly namespace: string; readonly name: string }, operation: unknown): Promise<void>;
 }
 
 /** Options of {@link createApplicationWriter}. */
@@ -24,8 +29,8 @@ export interface ApplicationWriterOptions {
 }
 
 /** The URL path of one Application; the name and namespace are escaped, so they cannot leave it. */
-function applicationPath(app: Application): string {
-  const { namespace, name } = app.metadata;
+function applicationPath(meta: { readonly namespace?: string | undefined; readonly name: string }): string {
+  const { namespace, name } = meta;
   if (!namespace) throw new Error(`Application ${name} has no namespace`);
   return `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(namespace)}/applications/${pathSegment(name)}`;
 }
@@ -43,7 +48,7 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
         throw new Error(`not an argoproj.io/v1alpha1 Application: ${intent.apiVersion} ${intent.kind}`);
       await client.send({
         method: 'PATCH',
-        path: applicationPath(intent),
+        path: applicationPath(intent.metadata),
         query: { fieldManager: FIELD_MANAGER, force: true, dryRun },
         body: intent,
         contentType: APPLY_PATCH,
@@ -56,7 +61,7 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
         throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
       await client.send({
         method: 'DELETE',
-        path: applicationPath(live),
+        path: applicationPath(live.metadata),
         body: {
           apiVersion: 'v1',
           kind: 'DeleteOptions',
@@ -65,6 +70,17 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
           ...(dryRun ? { dryRun: [dryRun] } : {}),
         },
         // The preconditions make a second delivery fail rather than delete anything newer.
+        idempotent: true,
+      });
+    },
+    async startOperation(target, operation) {
+      await client.send({
+        method: 'PATCH',
+        path: applicationPath(target),
+        query: { fieldManager: FIELD_MANAGER, dryRun },
+        body: { operation },
+        contentType: MERGE_PATCH,
+        // Setting the same operation twice starts one sync.
         idempotent: true,
       });
     },
