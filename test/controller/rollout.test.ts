@@ -156,6 +156,16 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
     assert.deepEqual(done.condition.message, 'ApplicationSet is performing rollout of step 2');
   });
 
+  it('a running sync keeps its Application Progressing while it is still OutOfSync (no Waiting/Pending flip on every reconcile)', () => {
+    const previous = [entry('dev-1', 'Progressing', '1', RolloutMessage.becameProgressing)];
+    const dev = generated('dev-1', 'dev');
+    const owned = [live(dev, { sync: 'OutOfSync', health: 'Progressing', phase: 'Running', revision: 'r1', operation: { sync: {} } })];
+    const plan = planRollout({ strategy: threeSteps, previous, desired: [dev], owned, now: NOW });
+    assert.equal(plan.statuses[0]?.status, 'Progressing');
+    assert.equal(plan.statusChanged, false);
+    assert.deepEqual(plan.syncs, []);
+  });
+
   it('a step that never turns healthy holds every later step, and a second look changes nothing', () => {
     const previous = [
       entry('dev-1', 'Healthy', '1', RolloutMessage.becameHealthy),

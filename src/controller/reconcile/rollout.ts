@@ -6,6 +6,7 @@ import { kubeTime, planRollout } from '../rollout/rollout.js';
 import { readRollingSync } from '../rollout/rolling-sync.js';
 import type { SyncOperation } from '../rollout/sync-operation.js';
 import type { ApplicationWriter } from '../write/application-writer.js';
+import type { ApplicationRolloutStatus } from '../rollout/application-status.js';
 
 /** The rollout's part of one reconcile: what to write, which syncs to start, and what the status says. */
 export interface RolloutStage {
@@ -39,7 +40,7 @@ export async function rolloutStage(
   }
   const plan = planRollout({ strategy, previous: stored, desired, owned, now: kubeTime(reporter.now()) });
   const written = plan.statusChanged ? await writeRolloutStatus(reporter, appset, plan.statuses) : appset;
-  if (plan.statusChanged) log.info({ steps: strategy.steps.length, syncs: plan.syncs.length, rollout: plan.condition.message }, 'rollout status changed');
+  if (plan.statusChanged) log.info({ moved: movedEntries(stored, plan.statuses), syncs: plan.syncs.length, rollout: plan.condition.message }, 'rollout status changed');
   return { appset: written, desired: plan.desired, syncs: plan.syncs, report: plan.condition };
 }
 
@@ -69,4 +70,17 @@ export async function startSyncs(
     else log.info({ application: name }, 'RollingSync: sync started');
   });
   return failures;
+}
+
+/** `name: Waiting -> Pending` for the first entries whose status, step or message changed (for the log line). */
+function movedEntries(before: readonly ApplicationRolloutStatus[], after: readonly ApplicationRolloutStatus[], max = 10): string[] {
+  const old = new Map(before.map((entry) => [entry.application, entry]));
+  const moved: string[] = [];
+  for (const entry of after) {
+    const was = old.get(entry.application);
+    if (was && was.status === entry.status && was.step === entry.step && was.message === entry.message) continue;
+    moved.push(`${entry.application}: ${was ? `${was.status}@${was.step}` : 'new'} -> ${entry.status}@${entry.step}${was?.status === entry.status ? ` (${entry.message})` : ''}`);
+  }
+  if (before.length > after.length) moved.push(`${before.length - after.length} entries removed`);
+  return moved.slice(0, max);
 }

@@ -40,7 +40,7 @@ export function isApplicationHealthy(app: Application): boolean {
 
 /**
  * The first half of Argo CD's status update: one entry per live Application, moved along by what the Application
- * shows. New or re-targeted Applications wait; OutOfSync ones wait again; Pending ones progress once their sync
+ * shows. New or re-targeted Applications wait; OutOfSync ones wait again (unless their sync is running); Pending ones progress once their sync
  * runs or succeeded; Waiting or Progressing ones that are synced and healthy become Healthy.
  */
 export function observeApplications(
@@ -61,11 +61,14 @@ export function observeApplications(
       entry = { ...entry, ...(found ? { message: RolloutMessage.pendingChanges } : {}), targetRevisions: revisions, status: 'Waiting', lastTransitionTime: now, step };
     }
     const outdated = app.status?.sync?.status === 'OutOfSync';
+    const phase = app.status?.operationState?.phase ?? '';
     const moveTo = (status: string, message: string): void => {
       entry = { ...entry, status, message, lastTransitionTime: now, step };
     };
-    if (outdated && entry.status !== 'Waiting' && entry.status !== 'Pending') moveTo('Waiting', RolloutMessage.pendingChanges);
-    const phase = app.status?.operationState?.phase ?? '';
+    // Deliberately unlike Argo CD: an Application whose sync is running is OutOfSync because of that sync, not of
+    // new changes. Argo CD sends it back to Waiting, promotes it to Pending, sees it Progressing again, and rewrites
+    // the status on every reconcile (each write requeueing the next) until the sync ends.
+    if (outdated && phase !== 'Running' && entry.status !== 'Waiting' && entry.status !== 'Pending') moveTo('Waiting', RolloutMessage.pendingChanges);
     if (entry.status === 'Pending') {
       if (!outdated && phase === 'Succeeded') moveTo('Progressing', RolloutMessage.syncSucceeded);
       else if (phase === 'Running' || app.status?.health?.status === 'Progressing') moveTo('Progressing', RolloutMessage.becameProgressing);
