@@ -66,6 +66,7 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
       (error: unknown) => error instanceof TerminalError && /spec\.strategy\.rollingSync\.steps\[1\]\.matchExpressions\[0\]\.operator: "Exists" is not supported/.test(error.message),
     );
     assert.throws(() => readRollingSync({ type: 'RollingSync', rollingSync: { steps: [{ maxUpdate: 1.5 }] } }), /steps\[0\]\.maxUpdate/);
+    assert.throws(() => readRollingSync({ type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } }), /deletionOrder: Reverse is not supported/);
   });
 
   it('assigns each Application to the first step whose expressions all hold; a missing label fails In and passes NotIn', () => {

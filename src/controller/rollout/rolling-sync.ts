@@ -25,13 +25,17 @@ const FIELD = 'spec.strategy.rollingSync';
 /**
  * The RollingSync strategy of an ApplicationSet, or undefined when it has none (no strategy, `AllAtOnce`, or
  * `RollingSync` without a `rollingSync` block, which Argo CD also treats as no rollout). A malformed step is a
- * {@link TerminalError} naming its field; an operator other than `In` or `NotIn` too, where Argo CD logs it and
- * silently leaves the Application out of the step (so it would never be synced).
+ * {@link TerminalError} naming its field; so are an operator other than `In` or `NotIn` (Argo CD logs it and silently
+ * leaves the Application out of the step, so it would never be synced) and `deletionOrder: Reverse`.
  */
 export function readRollingSync(strategy: unknown): RollingSync | undefined {
   if (!isObject(strategy) || strategy.type !== 'RollingSync') return undefined;
   const block = strategy.rollingSync;
   if (block === undefined || block === null) return undefined;
+  // Argo CD deletes a RollingSync set's Applications step by step in reverse when the set is deleted; here the
+  // garbage collector deletes them together, so the setting is refused rather than silently not honoured.
+  if (typeof strategy.deletionOrder === 'string' && strategy.deletionOrder.toLowerCase() === 'reverse')
+    throw new TerminalError('spec.strategy.deletionOrder: Reverse is not supported by this controller (the garbage collector deletes the Applications together); remove it');
   if (!isObject(block)) throw new TerminalError(`${FIELD}: must be an object`);
   if (block.steps === undefined || block.steps === null) return { steps: [] };
   if (!Array.isArray(block.steps)) throw new TerminalError(`${FIELD}.steps: must be a list`);
