@@ -26,6 +26,7 @@ import type { PluginAccess } from '../../scm/plugin/access.js';
 import { noPluginAccess } from '../../scm/plugin/no-access.js';
 import { isClusterPermitted } from '../../tenancy/project.js';
 import { rolloutStage, startSyncs } from './rollout.js';
+import { KubeApiError } from '../../kube/transport/api-errors.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
 import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../../tenancy/quotas.js';
@@ -118,7 +119,13 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   const generatedApps = rendered.map((r) => desiredApplication(r.application, identity));
   const rollout = await stage(Reason.ValidationError, true, () =>
     rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, generatedApps, owned, ctx.log),
-  );
+  ).catch((error: unknown) => {
+    if (!isConflict(error)) throw error;
+    // Another replica moved the rollout on and this cache has not seen it yet: nothing was written; look again.
+    ctx.log.debug('rollout status not written: the ApplicationSet changed since it was read');
+    return undefined;
+  });
+  if (!rollout) return requeue(STALE_ROLLOUT_RETRY_MS);
   appset = rollout.appset;
   const plan = planChanges({
     appset: identity,
@@ -146,6 +153,15 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     'reconciled',
   );
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
+}
+
+/** How soon a reconcile whose rollout status write met a newer ApplicationSet runs again (its watch event usually comes first). */
+const STALE_ROLLOUT_RETRY_MS = 1_000;
+
+/** True for a ReconcileFailure caused by an HTTP 409 (the object changed since it was read). */
+function isConflict(error: unknown): boolean {
+  const cause = error instanceof ReconcileFailure ? error.cause : error;
+  return cause instanceof KubeApiError && cause.status === 409;
 }
 
 /** Whether the ApplicationSet carries the refresh annotation (cleared once a reconcile succeeds). */
