@@ -2,29 +2,44 @@
 // Applications on a private environment while faults hit them: a replica is SIGKILLed, Redis restarts,
 // kube-apiserver restarts, and etcd is compacted past every watch. Each fault lands in the middle of
 // an update wave; afterwards the cluster must equal the render, with every Application's first UID.
+// The replicas reach the API server through a proxy of the test's, which can cut them off from it.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../../src/environment/local/environment.js';
+import { kubeconfig } from '../../src/environment/local/kube-apiserver.js';
 import { GitFixtures, type GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { createAppSets, prepareNamespace, setRevision } from '../system/cluster-setup.js';
 import { ConvergenceWatch } from '../system/convergence.js';
 import { ReplicaProcess, unhandledErrors } from '../system/controller-process.js';
+import { PausableProxy } from '../controller/pausable-proxy.js';
 import { createWorkloadRepo, renderExpected, workloadManifests, type AppSetManifest } from '../system/workload.js';
 
 const SHAPE = { appSets: 10, appsPerSet: 100 };
+const TOTAL = SHAPE.appSets * SHAPE.appsPerSet;
 const NAMESPACE = 'chaos';
 const CONVERGE_MS = 180_000;
 /** Faults strike once this many Applications of a wave are done: mid-wave, not before or after it. */
 const STRIKE_AFTER = 50;
 
+/** The informers (by path) for which the replica logged, at or after `sinceMs`, that their watch got 410 Gone and they list again. */
+function relistsSince(replica: ReplicaProcess, sinceMs: number): string[] {
+  return replica
+    .logLines()
+    .filter((line) => line['msg'] === 'resourceVersion expired; listing again' && Number(line['time']) >= sinceMs)
+    .map((line) => String(line['informer']));
+}
+
 describe('chaos: two replicas converge 1,000 Applications through crashes and restarts', { timeout: 1_200_000 }, () => {
   let env: TestEnvironment;
   let repo: GitRepo;
   let watch: ConvergenceWatch;
+  /** Between the replicas and the API server: pausing it with `requests` cuts them off (a network partition). */
+  let proxy: PausableProxy;
+  let replicaKubeconfigPath: string;
   const replicas: ReplicaProcess[] = [];
   const abort = new AbortController();
   const recoveries: Record<string, number> = {};
@@ -34,7 +49,7 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
   const startReplica = (i: number): Promise<ReplicaProcess> =>
     ReplicaProcess.start({
       name: `chaos-replica-${i}`,
-      kubeconfigPath: env.apiServer.kubeconfigPath,
+      kubeconfigPath: replicaKubeconfigPath,
       namespace: NAMESPACE,
       redisUrl: env.redis.url,
       logDir: env.run.logDir,
@@ -43,21 +58,23 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
       args: ['--concurrent-reconciliations=4', '--resync-period=15s'],
     });
 
+  const waitForStrike = (name: string): Promise<true> =>
+    waitFor(() => watch.matched >= STRIKE_AFTER, { what: `${STRIKE_AFTER} Applications of the wave before ${name}`, timeoutMs: CONVERGE_MS, intervalMs: 20 });
+  /** Waits for convergence after a fault that struck at `struck` (performance.now()) with `doneAtFault` of the wave done, and records the recovery time. */
+  const recovered = async (name: string, doneAtFault: number, struck: number): Promise<void> => {
+    const converged = await watch.converged(CONVERGE_MS, `convergence after ${name}`);
+    recoveries[name] = Math.round((converged - struck) / 100) / 10;
+    console.log(`chaos: ${name}: struck with ${doneAtFault}/${TOTAL} done; converged ${recoveries[name]} s after the fault`);
+    assert.ok(doneAtFault < TOTAL, `${name} struck after the wave had already converged`);
+  };
   /** Starts the wave, strikes mid-wave, and returns seconds from the fault to full convergence. */
   const faultDuringWave = async (name: string, startWave: () => Promise<void>, fault: () => Promise<void>): Promise<void> => {
     await startWave();
-    await waitFor(() => watch.matched >= STRIKE_AFTER, {
-      what: `${STRIKE_AFTER} Applications of the wave before ${name}`,
-      timeoutMs: CONVERGE_MS,
-      intervalMs: 20,
-    });
+    await waitForStrike(name);
     const doneAtFault = watch.matched;
     const struck = performance.now();
     await fault();
-    const converged = await watch.converged(CONVERGE_MS, `convergence after ${name}`);
-    recoveries[name] = Math.round((converged - struck) / 100) / 10;
-    console.log(`chaos: ${name}: struck with ${doneAtFault}/${SHAPE.appSets * SHAPE.appsPerSet} done; converged ${recoveries[name]} s after the fault`);
-    assert.ok(doneAtFault < SHAPE.appSets * SHAPE.appsPerSet, `${name} struck after the wave had already converged`);
+    await recovered(name, doneAtFault, struck);
   };
   const wave = (revision: string) => async (): Promise<void> => {
     await expectRevision(revision);
@@ -72,6 +89,12 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
 
   before(async () => {
     env = await TestEnvironment.start();
+    const api = new URL(env.apiServer.url);
+    proxy = await PausableProxy.start({ host: api.hostname, port: Number(api.port) });
+    replicaKubeconfigPath = join(env.run.root, 'replicas.kubeconfig');
+    writeFileSync(replicaKubeconfigPath, JSON.stringify(kubeconfig(`https://${api.hostname}:${proxy.port}`, env.apiServer.caPem, env.apiServer.adminToken)), {
+      mode: 0o600,
+    });
     const info = env.info();
     repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'chaos', SHAPE);
     await prepareNamespace(kc(), NAMESPACE, info);
@@ -81,6 +104,7 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.process.stop('SIGTERM', 15_000)));
+    await proxy?.close();
     abort.abort();
     await env.stop();
     console.log(`chaos: recovery seconds ${JSON.stringify(recoveries)}`);
@@ -115,23 +139,50 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
   });
 
   it('etcd compacted past every watch mid-wave: watches get 410 Gone and relist', async () => {
-    const gonesBefore = watch.health().gones;
-    await faultDuringWave('etcd compaction', wave('v4'), async () => {
-      // With the API server down, advance etcd's revision and compact at it: every watch then resumes from
-      // a revision older than the compaction, so it must get 410 Gone (compacting at the current revision
-      // alone left a caught-up watch valid, and the fault did nothing).
-      await env.apiServer.process.stop();
-      await env.etcd.compact({ advance: true });
-      await env.apiServer.process.start();
-      await waitFor(() => env.apiServer.ready().then(() => true), { what: 'kube-apiserver back after the compaction', timeoutMs: 300_000 });
+    const name = 'etcd compaction';
+    const manifests = manifestsAt('v4');
+    const [early, late] = [manifests.slice(0, SHAPE.appSets / 2), manifests.slice(SHAPE.appSets / 2)];
+    // Timed by the test watch's count alone, this fault could land after the whole wave: that watch can still be
+    // reconnecting after the previous case's API server restart and then relists, so its count jumps from under
+    // 50 to 1,000 at once; and the API server goes on accepting writes for seconds after SIGTERM. So the wave
+    // goes out in two halves, the second only once the replicas are cut off from the API server: it cannot be
+    // done before the fault, whatever the timing.
+    await expectRevision('v4');
+    await setRevision(kc(), early, 'v4');
+    // An open watch stream at a pre-compaction revision, so seeing new data later takes a 410 and a relist.
+    await waitFor(() => watch.matched >= STRIKE_AFTER && watch.health().watching, {
+      what: `${STRIKE_AFTER} Applications of the wave before ${name}, with the test watch connected`,
+      timeoutMs: CONVERGE_MS,
+      intervalMs: 20,
     });
-    // The test's own watch may still be in its reconnect backoff when the wave has converged (seen on a loaded
-    // machine), so its 410 is awaited rather than read once.
-    const expired = await waitFor(() => watch.health().gones > gonesBefore, {
-      what: 'the test watch to see 410 Gone',
-      timeoutMs: 60_000,
-    }).catch(() => false);
-    assert.ok(expired, 'the fault really expired a watch (410 Gone seen by the test watch)');
+    proxy.pause({ requests: true });
+    const struck = performance.now();
+    const gonesBefore = watch.health().gones;
+    await setRevision(kc(), late, 'v4');
+    const doneAtFault = await watch.matchedOnServer();
+    // With the API server down, advance etcd's revision and compact at it: every watch then resumes from
+    // a revision older than the compaction, so it must get 410 Gone (compacting at the current revision
+    // alone left a caught-up watch valid, and the fault did nothing). The replicas are let through again
+    // once the server is down: they see their connections close and the server away, as without the proxy.
+    await env.apiServer.process.stop();
+    const stoppedMs = Date.now();
+    proxy.resume();
+    await env.etcd.compact({ advance: true });
+    await env.apiServer.process.start();
+    await waitFor(() => env.apiServer.ready().then(() => true), { what: 'kube-apiserver back after the compaction', timeoutMs: 300_000 });
+    await recovered(name, doneAtFault, struck);
+    // The wave's second half exists only on the restarted server, which the test watch reaches only through a 410.
+    assert.ok(watch.health().gones > gonesBefore, 'the fault really expired a watch (410 Gone seen by the test watch)');
+    // The replicas' watches resume from before the compaction too, so they get 410 and relist. Awaited: an
+    // informer can still be in its backoff (at most 30 s) when the wave has converged.
+    const relists = await waitFor(
+      () => {
+        const seen = replicas.map((replica) => relistsSince(replica, stoppedMs));
+        return seen.some((paths) => paths.length > 0) && seen;
+      },
+      { what: 'a replica to log 410 Gone and a relist after the compaction', timeoutMs: 60_000, intervalMs: 500 },
+    );
+    console.log(`chaos: ${name}: informers relisted after 410 Gone: ${JSON.stringify(relists)}`);
   });
 
   it('afterwards: the cluster equals the render, nothing was deleted or recreated, no unhandled error', async () => {

@@ -4,10 +4,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 /**
  * A TCP proxy in front of the API server (TLS passes through untouched) that can hold back every
  * byte the server sends, so one replica's watches and lists fall behind while requests still reach
- * the server. Used to give one replica a stale cache on purpose.
+ * the server. Used to give one replica a stale cache on purpose. Paused with `requests: true`, it also
+ * holds back what clients send: nothing reaches the server, as in a network partition.
  */
 export class PausableProxy {
   private paused = false;
+  private holdingRequests = false;
   private readonly held: Array<() => void> = [];
   private readonly sockets = new Set<Socket>();
   /** Client connections accepted so far. */
@@ -29,14 +31,22 @@ export class PausableProxy {
     return (this.server.address() as AddressInfo).port;
   }
 
-  /** Holds back the server's bytes on every connection, old and new, until {@link resume}. */
-  pause(): void {
+  /**
+   * Holds back the server's bytes on every connection, old and new, until {@link resume}; with `requests`,
+   * the clients' bytes too, so no request reaches the server while paused.
+   */
+  pause(options: { requests?: boolean } = {}): void {
     this.paused = true;
+    this.holdingRequests = options.requests ?? false;
   }
 
-  /** Delivers what was held back, in order, and lets bytes flow again. */
+  /**
+   * Delivers what was held back, in order, and lets bytes flow again. Bytes held for a connection that has
+   * closed meanwhile (e.g. the server went away) are dropped: they never reached the server.
+   */
   resume(): void {
     this.paused = false;
+    this.holdingRequests = false;
     for (const deliver of this.held.splice(0)) deliver();
   }
 
@@ -79,13 +89,16 @@ export class PausableProxy {
       this.sockets.delete(upstream);
       this.doomed.delete(client);
     };
-    client.on('data', (chunk) => {
+    const toServer = (chunk: Buffer): void => void (upstream.destroyed || upstream.write(chunk));
+    const toClient = (chunk: Buffer): void => void (client.destroyed || client.write(chunk));
+    client.on('data', (chunk: Buffer) => {
       if (this.doomed.has(client)) closeBoth();
-      else upstream.write(chunk);
+      else if (this.paused && this.holdingRequests) this.held.push(() => toServer(chunk));
+      else toServer(chunk);
     });
-    upstream.on('data', (chunk) => {
-      if (this.paused) this.held.push(() => client.write(chunk));
-      else client.write(chunk);
+    upstream.on('data', (chunk: Buffer) => {
+      if (this.paused) this.held.push(() => toClient(chunk));
+      else toClient(chunk);
     });
     client.on('close', closeBoth).on('error', closeBoth);
     upstream.on('close', () => (this.paused ? this.held.push(closeBoth) : closeBoth())).on('error', closeBoth);

@@ -3,7 +3,7 @@ import { createInformer, dropManagedFields, type Informer, type KubeObject } fro
 import { isSubset } from '../../src/controller/plan/needs-apply.js';
 import type { GeneratedApplication } from '../../src/model/applicationset-types.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
-import { createKubeTransport } from '../../src/kube/transport/transport.js';
+import { createKubeTransport, type KubeTransport } from '../../src/kube/transport/transport.js';
 
 type LiveApp = KubeObject & {
   metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };
@@ -31,11 +31,15 @@ export class ConvergenceWatch {
   private readonly deletedNames = new Set<string>();
   private completedAt: number | undefined;
   private readonly informer: Informer<LiveApp>;
+  private readonly transport: KubeTransport;
+  private readonly path: string;
 
   constructor(kc: KubeConfig, namespace: string, signal: AbortSignal) {
+    this.transport = createKubeTransport(kc);
+    this.path = `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`;
     this.informer = createInformer<LiveApp>({
-      transport: createKubeTransport(kc),
-      path: `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`,
+      transport: this.transport,
+      path: this.path,
       transform: dropManagedFields,
       signal,
     });
@@ -63,6 +67,18 @@ export class ConvergenceWatch {
   /** How many expected Applications are equal to the expectation now. */
   get matched(): number {
     return this.matching.size;
+  }
+
+  /**
+   * How many expected Applications equal the expectation on the server now, from a fresh list rather than
+   * the watch's cache: after an API server restart the watch can lag the server by a whole backoff and relist.
+   */
+  async matchedOnServer(): Promise<number> {
+    const list = await this.transport.request<{ items: LiveApp[] }>({ method: 'GET', path: this.path });
+    return list.items.filter((app) => {
+      const expected = this.expected.get(app.metadata.name);
+      return expected !== undefined && matchesRendered(app, expected);
+    }).length;
   }
 
   /** Objects cached that the expectation does not name. */

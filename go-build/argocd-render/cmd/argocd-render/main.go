@@ -23,6 +23,7 @@ import (
 	"github.com/go-logr/logr"
 	log "github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
@@ -112,7 +113,8 @@ func run(ctx context.Context, opts options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	configMaps, err := readConfigMaps(opts.clusters)
+	// The plugin generator's ConfigMaps, from the same file.
+	configMaps, err := readKind[corev1.ConfigMap](opts.clusters, "ConfigMap")
 	if err != nil {
 		return err
 	}

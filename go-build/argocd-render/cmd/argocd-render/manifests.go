@@ -91,9 +91,12 @@ func readApplicationSets(files []string) ([]*argov1alpha1.ApplicationSet, []unde
 	return appsets, refused, nil
 }
 
-// readSecrets returns the Secrets of a YAML file with stringData folded into data (the API server does that on
-// write; the fake clients do not), in the argocd namespace unless they name another.
-func readSecrets(file string) ([]*corev1.Secret, error) {
+// readKind returns the documents of one kind in a YAML file (the --clusters file's Secrets or ConfigMaps),
+// decoded as T, in the argocd namespace unless they name another; documents of other kinds are skipped.
+func readKind[T any, PT interface {
+	*T
+	metav1.Object
+}](file, kind string) ([]PT, error) {
 	if file == "" {
 		return nil, nil
 	}
@@ -101,22 +104,35 @@ func readSecrets(file string) ([]*corev1.Secret, error) {
 	if err != nil {
 		return nil, err
 	}
-	var secrets []*corev1.Secret
+	var objects []PT
 	for i, doc := range docs {
 		meta, err := header(file, i, doc)
 		if err != nil {
 			return nil, err
 		}
-		if meta.Kind != "Secret" {
+		if meta.Kind != kind {
 			continue
 		}
-		secret := &corev1.Secret{}
-		if err := yaml.Unmarshal(doc, secret); err != nil {
-			return nil, fmt.Errorf("%s: document %d is not a Secret: %w", file, i+1, err)
+		object := PT(new(T))
+		if err := yaml.Unmarshal(doc, object); err != nil {
+			return nil, fmt.Errorf("%s: document %d is not a %s: %w", file, i+1, kind, err)
 		}
-		if secret.Namespace == "" {
-			secret.Namespace = argoCDNamespace
+		if object.GetNamespace() == "" {
+			object.SetNamespace(argoCDNamespace)
 		}
+		objects = append(objects, object)
+	}
+	return objects, nil
+}
+
+// readSecrets returns the Secrets of a YAML file with stringData folded into data (the API server does that on
+// write; the fake clients do not), in the argocd namespace unless they name another.
+func readSecrets(file string) ([]*corev1.Secret, error) {
+	secrets, err := readKind[corev1.Secret](file, "Secret")
+	if err != nil {
+		return nil, err
+	}
+	for _, secret := range secrets {
 		for key, value := range secret.StringData {
 			if secret.Data == nil {
 				secret.Data = map[string][]byte{}
@@ -124,38 +140,6 @@ func readSecrets(file string) ([]*corev1.Secret, error) {
 			secret.Data[key] = []byte(value)
 		}
 		secret.StringData = nil
-		secrets = append(secrets, secret)
 	}
 	return secrets, nil
-}
-
-// readConfigMaps reads the ConfigMap documents of the --clusters file (the plugin generator's ConfigMaps); a
-// ConfigMap without a namespace goes to argocd, as the Secrets do.
-func readConfigMaps(file string) ([]*corev1.ConfigMap, error) {
-	if file == "" {
-		return nil, nil
-	}
-	docs, err := readDocuments(file)
-	if err != nil {
-		return nil, err
-	}
-	var configMaps []*corev1.ConfigMap
-	for i, doc := range docs {
-		meta, err := header(file, i, doc)
-		if err != nil {
-			return nil, err
-		}
-		if meta.Kind != "ConfigMap" {
-			continue
-		}
-		configMap := &corev1.ConfigMap{}
-		if err := yaml.Unmarshal(doc, configMap); err != nil {
-			return nil, fmt.Errorf("%s: document %d is not a ConfigMap: %w", file, i+1, err)
-		}
-		if configMap.Namespace == "" {
-			configMap.Namespace = argoCDNamespace
-		}
-		configMaps = append(configMaps, configMap)
-	}
-	return configMaps, nil
 }
