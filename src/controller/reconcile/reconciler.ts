@@ -1,41 +1,28 @@
 import type { KubeObject, ReadonlyStore } from '../../kube/informer/index.js';
 import type { PolicySettings } from '../plan/sync-policy.js';
 import { effectivePolicy } from '../plan/sync-policy.js';
-import { awaitChange, requeue, TerminalError, type Action } from '../../model/action.js';
-import { allowsMassDeletion, identityOf, liveFieldRulesOf, type ApplicationSetObject } from './applicationset.js';
+import { awaitChange, requeue, type Action } from '../../model/action.js';
 import { Reason } from '../status/conditions.js';
-import { desiredApplication } from './desired-application.js';
+import { allowsMassDeletion, type ApplicationSetObject } from './applicationset.js';
+import { prepareReconcile } from './prepare.js';
+import type { CheckDeps } from './reconcile-checks.js';
 import { executePlan, type ExecutionResult } from '../write/execute-plan.js';
 import type { WritePool } from '../write/write-pool.js';
-import { generate, type GenerateDeps } from './generate.js';
 import type { Application } from '../../model/objects.js';
 import { planChanges, type Plan } from '../plan/plan.js';
+import { planRefusal } from './plan-refusal.js';
 import { recordEvent, reportStatus, someNames, type Reporter } from '../status/report.js';
 import type { ReconcileContext, ReconcileFunction } from './runner.js';
-import { renderApplicationSet } from '../../templating/render-applicationset.js';
 import type { ApplicationWriter } from '../write/application-writer.js';
 import type { RefreshClearer } from '../write/refresh-annotation.js';
 import { REFRESH_ANNOTATION } from '../routing/triggers.js';
-import { freshRefsGitReader } from './fresh-git.js';
 import { asReconcileFailure, ReconcileFailure } from './failure.js';
 import { OWNER_UID_INDEX } from '../routing/caches.js';
-import type { V1Secret } from '@kubernetes/client-node';
-import type { GitReader } from '../../git/git-reader.js';
-import type { ScmAccess } from '../../scm/access.js';
-import type { PluginAccess } from '../../scm/plugin/access.js';
-import { noPluginAccess } from '../../scm/plugin/no-access.js';
-import { isClusterPermitted } from '../../tenancy/project.js';
 import { rolloutStage, startSyncs } from './rollout.js';
 import { KubeApiError } from '../../kube/transport/api-errors.js';
-import { parseClusterSecret } from '../../generators/cluster-secrets.js';
-import type { RepoUrlAllowances } from '../../tenancy/repo-url-safety.js';
-import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../../tenancy/quotas.js';
-import { assertApplicationsValid, InvalidApplicationsError, VALIDATION_RETRY_MS } from './validate-applications.js';
-import type { RenderedApplication } from '../../model/applicationset-types.js';
-import { admitTenant, checkTenantApplications, tenantGitReader, type ProjectLookup, type TenantContext } from '../../tenancy/tenant-policy.js';
 
 /** Everything a reconcile reads and writes through; all reads come from informer stores. */
-export interface ReconcilerDeps extends GenerateDeps {
+export interface ReconcilerDeps extends CheckDeps {
   /** ApplicationSets (read as {@link ApplicationSetObject}). */
   readonly applicationSets: ReadonlyStore<KubeObject>;
   /** Applications, indexed by {@link OWNER_UID_INDEX}. */
@@ -50,20 +37,6 @@ export interface ReconcilerDeps extends GenerateDeps {
     /** Argo CD's `--enable-progressive-syncs`: RollingSync strategies are carried out (otherwise their Applications sync as templated). */
     readonly progressiveSyncs?: boolean;
   };
-  /** The controller's own namespace: ApplicationSets there are the platform's; all others are tenants'. */
-  readonly controllerNamespace: string;
-  /** AppProjects of the controller's namespace by name. */
-  readonly projects: ProjectLookup;
-  /** What tenants' repository URLs may reach beyond remote hosts. */
-  readonly tenantRepoAllowances?: RepoUrlAllowances;
-  /** The Git reader of one tenant: only its project's (or shared) credentials, only addresses it may reach. */
-  readonly tenantGit: (tenant: TenantContext) => GitReader;
-  /** The SCM provider access of one tenant: only its project's (or shared) Secrets, only hosts and addresses it may reach. */
-  readonly tenantScm: (tenant: TenantContext) => ScmAccess;
-  /** The plugin access of one tenant: only its project's (or shared) ConfigMaps and Secrets, only addresses it may reach. */
-  readonly tenantPlugins?: (tenant: TenantContext) => PluginAccess;
-  /** Application quotas of tenant namespaces (none when absent). */
-  readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
   readonly observeWrites?: (result: ExecutionResult) => void;
 }
@@ -94,31 +67,15 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
       throw new ReconcileFailure({ reason, parametersGenerated }, error, appset);
     }
   };
-  const tenant = await stage(Reason.ValidationError, false, () => Promise.resolve(admit(deps, appset)));
-  const scoped = tenant ? tenantScoped(deps, tenant) : deps;
-  const generateDeps = refreshRequested(appset) ? { ...scoped, git: freshRefsGitReader(scoped.git) } : scoped;
-  const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
-  // The replica's one template engine: its compiled-template cache outlives this reconcile.
-  const rendered = await stage(Reason.RenderTemplateParamsError, true, () =>
-    Promise.resolve(renderApplicationSet(appset, generated.outputs, { engine: deps.engine })),
-  );
-  if (tenant)
-    await stage(Reason.ValidationError, true, () =>
-      Promise.resolve(
-        checkTenantApplications(
-          tenant,
-          rendered.map((r) => r.application),
-        ),
-      ),
-    );
-  await stage(Reason.ValidationError, true, () => Promise.resolve(validateApplications(deps, appset, rendered, generated.requeueAfterMs, ctx)));
-  const rules = await stage(Reason.ValidationError, true, () => Promise.resolve(liveFieldRulesOf(appset)));
-  const identity = identityOf(appset);
-  const owned = deps.applications.byIndex(OWNER_UID_INDEX, identity.uid) as unknown as Application[];
-  if (tenant) await stage(Reason.ValidationError, true, () => Promise.resolve(checkQuotas(deps, identity.namespace, rendered.length, owned.length)));
-  const generatedApps = rendered.map((r) => desiredApplication(r.application, identity));
+  const owned = deps.applications.byIndex(OWNER_UID_INDEX, stored.metadata.uid) as unknown as Application[];
+  const { generated, rules, identity, desired } = await prepareReconcile(deps, appset, {
+    signal: ctx.signal,
+    log: ctx.log,
+    freshRefs: refreshRequested(appset),
+    namespaceCount: () => ({ inNamespace: deps.applications.listByNamespace(stored.metadata.namespace).length, owned: owned.length }),
+  });
   const rollout = await stage(Reason.ValidationError, true, () =>
-    rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, generatedApps, owned, ctx.log),
+    rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, desired, owned, ctx.log),
   ).catch((error: unknown) => {
     if (!isConflict(error)) throw error;
     // Another replica moved the rollout on and this cache has not seen it yet: nothing was written; look again.
@@ -169,83 +126,10 @@ function refreshRequested(appset: ApplicationSetObject): boolean {
   return appset.metadata.annotations?.[REFRESH_ANNOTATION] !== undefined;
 }
 
-/** The tenant an ApplicationSet outside the controller's namespace acts for; undefined for the platform's own. */
-function admit(deps: ReconcilerDeps, appset: ApplicationSetObject): TenantContext | undefined {
-  if (appset.metadata.namespace === deps.controllerNamespace) return undefined;
-  return admitTenant(appset.metadata.namespace, appset.spec.template.spec?.project, deps.controllerNamespace, deps.projects);
-}
-
-/**
- * Argo CD's checks of the generated Applications (project exists, destination names a known cluster), for the
- * platform's ApplicationSets and tenants' alike, against every cluster Secret: what a tenant may deploy to is
- * the tenant check's business, whether the cluster exists is this one's.
- */
-function validateApplications(
-  deps: ReconcilerDeps,
-  appset: ApplicationSetObject,
-  rendered: readonly RenderedApplication[],
-  requeueAfterMs: number | undefined,
-  ctx: ReconcileContext,
-): void {
-  const world = { projectExists: (name: string) => deps.projects(name) !== undefined, clusterSecrets: deps.clusterSecrets() };
-  try {
-    assertApplicationsValid(
-      appset.metadata.name,
-      rendered.map((r) => r.application),
-      world,
-      { requeueAfterMs: requeueAfterMs ?? VALIDATION_RETRY_MS },
-    );
-  } catch (error) {
-    if (error instanceof InvalidApplicationsError) ctx.log.debug({ invalidApplications: error.problems }, 'generated Applications are invalid');
-    throw error;
-  }
-}
-
-/** Refuses the whole reconcile when the desired Applications would break a quota (tenants only). */
-function checkQuotas(deps: ReconcilerDeps, namespace: string, desired: number, ownedCount: number): void {
-  const othersInNamespace = deps.applications.listByNamespace(namespace).length - ownedCount;
-  checkApplicationQuotas(deps.quotas ?? NO_QUOTAS, { namespace, desired, othersInNamespace });
-}
-
-/** Generator dependencies narrowed to what the tenant may reach: its repositories and its clusters. */
-function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps {
-  return {
-    ...deps,
-    git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
-    scm: deps.tenantScm(tenant),
-    // Never the platform's access: without a tenant access, a tenant's plugin generators are refused.
-    plugins: deps.tenantPlugins?.(tenant) ?? noPluginAccess('plugin generators are not available to tenants here'),
-    clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
-  };
-}
-
-/** The cluster a Secret describes; a malformed Secret names no cluster (the generator reports it). */
-function clusterOf(secret: V1Secret): { server?: string; name?: string } {
-  try {
-    const cluster = parseClusterSecret(secret);
-    return { server: cluster.server, name: cluster.name };
-  } catch {
-    return {};
-  }
-}
-
 /** The first thing that keeps the ApplicationSet from being up to date, as a condition reason and error. */
 function firstProblem(plan: Plan, result: ExecutionResult, requeueAfterMs: number | undefined): { reason: string; error: Error } | undefined {
-  const conflict = plan.conflicts[0];
-  if (conflict) {
-    const more = plan.conflicts.length > 1 ? ` (and ${plan.conflicts.length - 1} more)` : '';
-    return {
-      reason: Reason.UpdateApplicationError,
-      error: new TerminalError(`Application ${conflict.name} already exists and is controlled by ${conflict.owner}; it is not taken over${more}`, {
-        requeueAfterMs,
-      }),
-    };
-  }
-  if (plan.deletionRefused) {
-    const { wanted, owned, allowed } = plan.deletionRefused;
-    const message = `refusing to delete ${wanted} of ${owned} Applications in one reconcile (at most ${allowed} allowed); if this is intended, annotate the ApplicationSet with appset-controller.io/allow-mass-deletion: "true"`;
-    return { reason: Reason.DeleteApplicationError, error: new TerminalError(message, { requeueAfterMs }) };
-  }
+  const refusal = planRefusal(plan, requeueAfterMs);
+  if (refusal) return refusal;
   const failure = result.failures[0];
   if (failure) {
     const reason =
