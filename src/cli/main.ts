@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { Command, CommandIo } from './command.js';
 import { controllerCommand } from './commands/controller.js';
+import { diffCommand } from './commands/diff.js';
+import { validateCommand } from './commands/validate.js';
 import { localCommand } from './commands/local.js';
 import { renderCommand } from './commands/render.js';
 import { ExpectedFailure, isExpectedFailure } from './expected-failure.js';
 import { formatCommandHelp, formatRootHelp } from './help.js';
 
 /** Every subcommand of `appset`, in the order help lists them. */
-export const commands: readonly Command[] = [controllerCommand, renderCommand, localCommand];
+export const commands: readonly Command[] = [controllerCommand, renderCommand, diffCommand, validateCommand, localCommand];
 
 /** Exit code for a command line that could not be understood. */
 export const USAGE_EXIT = 2;
@@ -15,6 +17,10 @@ export const USAGE_EXIT = 2;
 const processIo: CommandIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  // NO_COLOR (no-color.org) turns colour off even on a terminal.
+  get isTerminal() {
+    return process.stdout.isTTY && !process.env.NO_COLOR;
+  },
 };
 
 /** Runs `appset` with the given arguments and returns the process exit code. */
@@ -46,9 +52,9 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
     // An expected failure is its message; anything else is a bug, and its stack helps whoever reports it.
     if (isExpectedFailure(error)) {
       io.err(`appset ${name}: ${error.message}\n`);
-      return error instanceof ExpectedFailure ? error.exitCode : 1;
+      return error instanceof ExpectedFailure ? error.exitCode : (command.failureExitCode ?? 1);
     }
     io.err(`appset ${name}: unexpected error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
+    return command.failureExitCode ?? 1;
   }
 }

@@ -6,7 +6,7 @@ import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { parseAllYaml11Documents } from '../model/yaml11.js';
 import type { ApplicationSetObject } from '../controller/reconcile/applicationset.js';
-import { generate } from '../controller/reconcile/generate.js';
+import { generate, type GenerateDeps } from '../controller/reconcile/generate.js';
 import type { GitReader } from '../git/git-reader.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
 import { RepoCache } from '../git/repo-cache.js';
@@ -53,7 +53,12 @@ export class RenderCommandError extends AppsetError {
  * file and the document.
  */
 export function readYamlDocuments(file: string): unknown[] {
-  return parseAllYaml11Documents(readFileSync(file, 'utf8')).map((doc, index) => {
+  return parseYamlDocuments(readFileSync(file, 'utf8'), file);
+}
+
+/** The documents of YAML `text` read from `file` (named in errors), as {@link readYamlDocuments} reads them. */
+export function parseYamlDocuments(text: string, file: string): unknown[] {
+  return parseAllYaml11Documents(text).map((doc, index) => {
     const where = `${file}: document ${index + 1}`;
     if (doc.errors.length > 0) throw new RenderCommandError(`${where} is not valid YAML: ${doc.errors[0]?.message ?? ''}`);
     try {
@@ -67,13 +72,16 @@ export function readYamlDocuments(file: string): unknown[] {
 
 /** Reads every ApplicationSet document of `files`; anything that is not YAML is an error naming the file. */
 export function readApplicationSets(files: readonly string[]): ApplicationSetObject[] {
-  return files.flatMap((file) => {
-    return readYamlDocuments(file).flatMap((doc) => {
-      const object = doc as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
-      if (object?.kind !== 'ApplicationSet') return [];
-      const metadata = { uid: '', resourceVersion: '', ...object.metadata, namespace: object.metadata?.namespace ?? 'argocd' };
-      return [{ ...object, metadata } as unknown as ApplicationSetObject];
-    });
+  return applicationSetsIn(files.flatMap(readYamlDocuments));
+}
+
+/** The ApplicationSet documents among `documents`, in `defaultNamespace` (the controller's, `argocd`) unless they name one. */
+export function applicationSetsIn(documents: readonly unknown[], defaultNamespace = RENDER_NAMESPACE): ApplicationSetObject[] {
+  return documents.flatMap((doc) => {
+    const object = doc as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    if (object?.kind !== 'ApplicationSet') return [];
+    const metadata = { uid: '', resourceVersion: '', ...object.metadata, namespace: object.metadata?.namespace ?? defaultNamespace };
+    return [{ ...object, metadata } as unknown as ApplicationSetObject];
   });
 }
 
@@ -94,7 +102,7 @@ export function readConfigMaps(file: string | undefined): V1ConfigMap[] {
 }
 
 /** A GitReader that reads mapped repository URLs from local repositories. */
-function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitReader {
+export function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitReader {
   const to = (url: string): string => {
     const local = repos.get(url);
     return local === undefined ? url : pathToFileURL(resolve(local)).href;
@@ -117,14 +125,7 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
   const appsets = readApplicationSets(input.files);
   const projects = renderProjects(input.files.flatMap(readYamlDocuments));
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-render-'));
-  const deps = {
-    registry: createGeneratorRegistry(),
-    git: mappedGit(new RepoCache({ root: cacheRoot }), input.repos),
-    engine: new TemplateEngine(),
-    clusterSecrets: () => input.clusters,
-    scm: renderScmAccess(input.clusters),
-    plugins: renderPluginAccess(input.clusters, input.configMaps ?? []),
-  };
+  const deps = renderDeps(mappedGit(new RepoCache({ root: cacheRoot }), input.repos), input.clusters, input.configMaps ?? []);
   const log = pino({ level: 'silent' });
   try {
     const applications: GeneratedApplication[] = [];
@@ -145,6 +146,18 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
   } finally {
     rmSync(cacheRoot, { recursive: true, force: true });
   }
+}
+
+/** What the generators of `appset render` (and `appset diff`) read through: `git`, and the `--clusters` file's Secrets and ConfigMaps. */
+export function renderDeps(git: GitReader, clusters: readonly V1Secret[], configMaps: readonly V1ConfigMap[]): GenerateDeps {
+  return {
+    registry: createGeneratorRegistry(),
+    git,
+    engine: new TemplateEngine(),
+    clusterSecrets: () => clusters,
+    scm: renderScmAccess(clusters),
+    plugins: renderPluginAccess(clusters, configMaps),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { ExpectedFailure } from '../expected-failure.js';
+import { parseRepoMappings } from '../repo-mappings.js';
 
 /** `appset render`: prints the Applications ApplicationSet manifests would generate, without a cluster. */
 export const renderCommand: Command = {
@@ -31,12 +32,8 @@ export const renderCommand: Command = {
     const output = typeof values.output === 'string' ? values.output : 'yaml';
     if (output !== 'yaml' && output !== 'json') return usage(io, `-o must be yaml or json, not "${output}"`);
     if (positionals.length === 0) return usage(io, 'name at least one ApplicationSet file');
-    const repos = new Map<string, string>();
-    for (const mapping of (values.repo ?? []) as string[]) {
-      const at = mapping.lastIndexOf('=');
-      if (at <= 0 || at === mapping.length - 1) return usage(io, `--repo must be REPO_URL=LOCAL_PATH, not "${mapping}"`);
-      repos.set(mapping.slice(0, at), mapping.slice(at + 1));
-    }
+    const repos = parseRepoMappings(values.repo);
+    if (typeof repos === 'string') return usage(io, repos);
     // Loaded here so `appset --help` does not pay for the generators, Git and the template engine.
     const [{ stringify }, { readClusterSecrets, readConfigMaps, renderFiles, RenderCommandError }] = await Promise.all([
       import('yaml'),
