@@ -83,9 +83,9 @@ export function pathInRepo(workTree: string, file: string): string | undefined {
   return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? undefined : inside.split('\\').join('/');
 }
 
-/** Paths of the YAML files at `commit` that hold an ApplicationSet or an AppProject (one `git grep`). */
+/** Paths of the YAML files at `commit` that may hold an ApplicationSet or an AppProject (one `git grep`; the parser decides). */
 export async function manifestPaths(scratch: string, commit: string): Promise<string[]> {
-  const output = await run('git', ['grep', '-l', '-I', '-E', '^kind:[[:space:]]*["\']?(ApplicationSet|AppProject)', commit, '--', '*.yaml', '*.yml'], {
+  const output = await run('git', ['grep', '-l', '-I', '-E', 'kind["\']?[[:space:]]*:[[:space:]]*["\']?(ApplicationSet|AppProject)\\b', commit, '--', '*.yaml', '*.yml'], {
     cwd: scratch,
     maxBuffer: 256 * 1024 * 1024,
   }).then(
