@@ -42,5 +42,7 @@ export function actionPhrase(change: ApplicationSetDiff['changes'][number]): str
   if (change.refused) return 'delete refused by the deletion guard: stays';
   if (change.renamedFrom) return `create (renamed from ${change.renamedFrom})`;
   if (change.renamedTo) return `delete (renamed to ${change.renamedTo})`;
+  // The controller applies again when its intent changed even if no field it owns on the live object does.
+  if (change.action === 'update' && change.fields.length === 0) return 'update (applied again: no field changes)';
   return change.action;
 }
