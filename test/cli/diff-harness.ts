@@ -41,7 +41,7 @@ function manifests(yaml: string): KubeObject[] {
     .filter((o): o is KubeObject => o !== null && o.kind === 'ApplicationSet')
     .map((o) => {
       const namespace = o.metadata?.namespace ?? 'argocd';
-      return { ...o, metadata: { ...o.metadata, namespace, uid: uidOf(namespace, o.metadata?.name ?? ''), resourceVersion: '1' } } as KubeObject;
+      return { ...o, metadata: { ...o.metadata, namespace, uid: uidOf(namespace, o.metadata?.name ?? ''), resourceVersion: '1' } };
     });
 }
 
@@ -50,8 +50,16 @@ function manifests(yaml: string): KubeObject[] {
  * (its writes kept as the cluster's Applications), then each head ApplicationSet; returns the failure of each
  * head ApplicationSet by `namespace/name` (reason, the condition's message, whether it is terminal), or `ok`.
  */
-export async function controllerVerdicts(base: string, head: string, projectsYaml: string, settings: Settings = {}): Promise<Map<string, { reason: string; message: string; terminal: boolean } | 'ok'>> {
-  const projects = projectsIn(parseAllDocuments(projectsYaml).map((d) => d.toJS() as unknown), 'argocd');
+export async function controllerVerdicts(
+  base: string,
+  head: string,
+  projectsYaml: string,
+  settings: Settings = {},
+): Promise<Map<string, { reason: string; message: string; terminal: boolean } | 'ok'>> {
+  const projects = projectsIn(
+    parseAllDocuments(projectsYaml).map((d) => d.toJS() as unknown),
+    'argocd',
+  );
   const applications = new Store<KubeObject>({ [OWNER_UID_INDEX]: ownerUidsOf });
   const run = async (yaml: string, keep: boolean): Promise<Map<string, { reason: string; message: string; terminal: boolean } | 'ok'>> => {
     const applicationSets = new Store<KubeObject>();
@@ -100,7 +108,7 @@ export async function controllerVerdicts(base: string, head: string, projectsYam
         ),
       );
     }
-    if (keep) for (const app of applied) applications.upsert({ ...app, metadata: { ...app.metadata, uid: `app-${app.metadata.name}`, resourceVersion: '1' } } as unknown as KubeObject);
+    if (keep) for (const app of applied) applications.upsert({ ...app, metadata: { ...app.metadata, uid: `app-${app.metadata.name}`, resourceVersion: '1' } });
     return verdicts;
   };
   await run(base, true);

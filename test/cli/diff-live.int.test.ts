@@ -47,7 +47,11 @@ describe('appset diff --live against the real API server, with Applications writ
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'Application',
         metadata: { name: 'guestbook-qa', namespace: ns.name },
-        spec: { project: 'default', source: { repoURL: 'https://git.example/apps.git', path: 'qa' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'qa' } },
+        spec: {
+          project: 'default',
+          source: { repoURL: 'https://git.example/apps.git', path: 'qa' },
+          destination: { server: 'https://kubernetes.default.svc', namespace: 'qa' },
+        },
       },
     });
     const replicas = await startReplicas(kc, ns.name, 1);
@@ -69,7 +73,15 @@ describe('appset diff --live against the real API server, with Applications writ
     await objects.custom.replaceNamespacedCustomObject({ ...objects.G, plural: 'applications', name: 'guestbook-dev', body: dev });
     // The change under review: prod goes, qa comes (someone else's), the template's team label changes.
     file = join(mkdtempSync(join(tmpdir(), 'diff-live-file-')), 'guestbook.yaml');
-    writeFileSync(file, JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'guestbook', namespace: ns.name }, spec: spec(['dev', 'qa'], 'green') }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'ApplicationSet',
+        metadata: { name: 'guestbook', namespace: ns.name },
+        spec: spec(['dev', 'qa'], 'green'),
+      }),
+    );
   });
   after(async () => ns.delete());
 
@@ -80,17 +92,23 @@ describe('appset diff --live against the real API server, with Applications writ
     assert.equal(set?.presence, 'present');
     // dev is applied again (the controller's intent changed: the template's label went from red to green), but no
     // field of it changes: the preserved label keeps blue, the ignored field keeps the hand-edited revision.
-    assert.deepEqual(set?.changes.map((c) => [c.name, c.action, c.fields.length === 0]), [
-      ['guestbook-dev', 'update', true],
-      ['guestbook-prod', 'delete', false],
-    ]);
+    assert.deepEqual(
+      set?.changes.map((c) => [c.name, c.action, c.fields.length === 0]),
+      [
+        ['guestbook-dev', 'update', true],
+        ['guestbook-prod', 'delete', false],
+      ],
+    );
     assert.equal(set?.unchanged, 0);
     assert.deepEqual(set?.conflicts, [{ name: 'guestbook-qa', owner: 'nobody (not controlled by any ApplicationSet)' }]);
     assert.equal(set?.verdict.result, 'refused');
     // Now let the real controller do it: its condition must say what diff said.
-    await objects.custom.patchNamespacedCustomObject(
-      { ...objects.G, plural: 'applicationsets', name: 'guestbook', body: [{ op: 'replace', path: '/spec', value: spec(['dev', 'qa'], 'green') }] },
-    );
+    await objects.custom.patchNamespacedCustomObject({
+      ...objects.G,
+      plural: 'applicationsets',
+      name: 'guestbook',
+      body: [{ op: 'replace', path: '/spec', value: spec(['dev', 'qa'], 'green') }],
+    });
     const replicas = await startReplicas(kc, ns.name, 1);
     try {
       const condition = await waitFor(
@@ -101,8 +119,12 @@ describe('appset diff --live against the real API server, with Applications writ
         { what: 'the controller to report the conflict', timeoutMs: 30_000 },
       );
       assert.deepEqual({ reason: condition.reason, message: condition.message }, { reason: set?.verdict.reason, message: set?.verdict.message });
-      await waitFor(async () => ((await objects.liveNames('guestbook-')) === 'guestbook-dev,guestbook-qa' ? true : undefined), { what: 'prod deleted', timeoutMs: 30_000 });
-      const dev = (await objects.apps('guestbook-dev')).get('guestbook-dev') as { metadata: { labels?: Record<string, string> }; spec: { source: { targetRevision?: string } } } | undefined;
+      await waitFor(async () => ((await objects.liveNames('guestbook-')) === 'guestbook-dev,guestbook-qa' ? true : undefined), {
+        what: 'prod deleted',
+        timeoutMs: 30_000,
+      });
+      const dev = (await objects.apps('guestbook-dev')).get('guestbook-dev') as
+        { metadata: { labels?: Record<string, string> }; spec: { source: { targetRevision?: string } } } | undefined;
       assert.equal(dev?.metadata.labels?.team, 'blue', 'the preserved label stayed, as diff said');
       assert.equal(dev?.spec.source.targetRevision, 'hotfix', 'the ignored field stayed, as diff said');
     } finally {
@@ -116,10 +138,21 @@ describe('appset diff --live against the real API server, with Applications writ
 
   it('an ApplicationSet the cluster does not have yet: every Application is created', async () => {
     const fresh = join(mkdtempSync(join(tmpdir(), 'diff-live-new-')), 'new.yaml');
-    writeFileSync(fresh, JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'newset', namespace: ns.name }, spec: { ...spec(['a'], 'x'), template: { ...(spec(['a'], 'x')['template'] as object), metadata: { name: 'newset-{{env}}' } } } }));
+    writeFileSync(
+      fresh,
+      JSON.stringify({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'ApplicationSet',
+        metadata: { name: 'newset', namespace: ns.name },
+        spec: { ...spec(['a'], 'x'), template: { ...(spec(['a'], 'x')['template'] as object), metadata: { name: 'newset-{{env}}' } } },
+      }),
+    );
     const { code, report, out } = await runDiff(['--live', '--kubeconfig', kubeconfig, '--namespace', ns.name, '-o', 'json', fresh]);
     assert.equal(code, 1, out);
     assert.equal(report?.applicationSets[0]?.presence, 'added');
-    assert.deepEqual(report?.applicationSets[0]?.changes.map((c) => [c.name, c.action]), [['newset-a', 'create']]);
+    assert.deepEqual(
+      report?.applicationSets[0]?.changes.map((c) => [c.name, c.action]),
+      [['newset-a', 'create']],
+    );
   });
 });

@@ -28,7 +28,10 @@ function appset(options: {
         spec: {
           project: options.project ?? (namespace === 'argocd' ? 'default' : namespace),
           source: { repoURL: options.repoURL ?? 'https://git.example/apps.git', path: 'guestbook', targetRevision: 'HEAD' },
-          destination: options.destination ?? { server: 'https://kubernetes.default.svc', namespace: namespace === 'argocd' ? 'guestbook-{{env}}' : `${namespace}-{{env}}` },
+          destination: options.destination ?? {
+            server: 'https://kubernetes.default.svc',
+            namespace: namespace === 'argocd' ? 'guestbook-{{env}}' : `${namespace}-{{env}}`,
+          },
         },
       },
       ...options.extra,
@@ -45,7 +48,11 @@ const PROJECTS = [
       apiVersion: 'argoproj.io/v1alpha1',
       kind: 'AppProject',
       metadata: { name, namespace: 'argocd' },
-      spec: { sourceNamespaces, sourceRepos: ['https://git.example/apps.git'], destinations: [{ server: 'https://kubernetes.default.svc', namespace: `${name}-*` }] },
+      spec: {
+        sourceNamespaces,
+        sourceRepos: ['https://git.example/apps.git'],
+        destinations: [{ server: 'https://kubernetes.default.svc', namespace: `${name}-*` }],
+      },
     }),
   )
   .join('\n---\n');
@@ -58,16 +65,30 @@ const ok = appset({ elements: envs('dev') });
 const CASES: Array<{ rule: string; base: string; head: string; key: string; settings?: Settings; result?: 'refused' | 'failed' }> = [
   { rule: 'tenant: templated project', base: ok, head: appset({ namespace: 'team-a', elements: envs('dev'), project: '{{env}}' }), key: 'team-a/guestbook' },
   { rule: 'tenant: AppProject missing', base: ok, head: appset({ namespace: 'team-a', elements: envs('dev'), project: 'ghost' }), key: 'team-a/guestbook' },
-  { rule: 'tenant: namespace not in sourceNamespaces', base: ok, head: appset({ namespace: 'team-a', elements: envs('dev'), project: 'team-b' }), key: 'team-a/guestbook' },
+  {
+    rule: 'tenant: namespace not in sourceNamespaces',
+    base: ok,
+    head: appset({ namespace: 'team-a', elements: envs('dev'), project: 'team-b' }),
+    key: 'team-a/guestbook',
+  },
   {
     rule: "tenant: generator repository outside the project's sourceRepos",
     base: ok,
-    head: appset({ namespace: 'team-a', elements: [], generators: [{ git: { repoURL: 'https://other.example/repo.git', revision: 'HEAD', directories: [{ path: '*' }] } }] }),
+    head: appset({
+      namespace: 'team-a',
+      elements: [],
+      generators: [{ git: { repoURL: 'https://other.example/repo.git', revision: 'HEAD', directories: [{ path: '*' }] } }],
+    }),
     key: 'team-a/guestbook',
     // The generator reports the refused repository as its own error, which the controller retries.
     result: 'failed',
   },
-  { rule: "tenant: Application source outside sourceRepos", base: ok, head: appset({ namespace: 'team-a', elements: envs('dev'), repoURL: 'https://other.example/x.git' }), key: 'team-a/guestbook' },
+  {
+    rule: 'tenant: Application source outside sourceRepos',
+    base: ok,
+    head: appset({ namespace: 'team-a', elements: envs('dev'), repoURL: 'https://other.example/x.git' }),
+    key: 'team-a/guestbook',
+  },
   {
     rule: 'tenant: destination outside the project',
     base: ok,
@@ -83,9 +104,25 @@ const CASES: Array<{ rule: string; base: string; head: string; key: string; sett
     head: appset({ elements: envs('dev'), destination: { server: 'https://unknown.example', namespace: 'x' } }),
     key: 'argocd/guestbook',
   },
-  { rule: 'jqPathExpressions', base: ok, head: appset({ elements: envs('dev'), extra: { ignoreApplicationDifferences: [{ jqPathExpressions: ['.spec'] }] } }), key: 'argocd/guestbook' },
-  { rule: 'RollingSync deletionOrder Reverse', base: ok, head: appset({ elements: envs('dev'), extra: { strategy: { type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } } } }), key: 'argocd/guestbook' },
-  { rule: 'quota per ApplicationSet', base: ok, head: appset({ namespace: 'team-a', elements: envs('dev', 'qa') }), key: 'team-a/guestbook', settings: { perApplicationSet: 1 } },
+  {
+    rule: 'jqPathExpressions',
+    base: ok,
+    head: appset({ elements: envs('dev'), extra: { ignoreApplicationDifferences: [{ jqPathExpressions: ['.spec'] }] } }),
+    key: 'argocd/guestbook',
+  },
+  {
+    rule: 'RollingSync deletionOrder Reverse',
+    base: ok,
+    head: appset({ elements: envs('dev'), extra: { strategy: { type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } } } }),
+    key: 'argocd/guestbook',
+  },
+  {
+    rule: 'quota per ApplicationSet',
+    base: ok,
+    head: appset({ namespace: 'team-a', elements: envs('dev', 'qa') }),
+    key: 'team-a/guestbook',
+    settings: { perApplicationSet: 1 },
+  },
   {
     rule: 'quota per namespace',
     base: docs(ok, appset({ name: 'other', namespace: 'team-a', elements: envs('dev') })),
@@ -96,7 +133,16 @@ const CASES: Array<{ rule: string; base: string; head: string; key: string; sett
   {
     rule: 'ownership conflict',
     base: docs(appset({ elements: envs('dev') }), appset({ name: 'other', elements: envs('dev') })),
-    head: docs(appset({ elements: [{ env: 'dev', app: 'guestbook-dev' }, { env: 'x', app: 'other-dev' }], name_template: '{{app}}' }), appset({ name: 'other', elements: envs('dev') })),
+    head: docs(
+      appset({
+        elements: [
+          { env: 'dev', app: 'guestbook-dev' },
+          { env: 'x', app: 'other-dev' },
+        ],
+        name_template: '{{app}}',
+      }),
+      appset({ name: 'other', elements: envs('dev') }),
+    ),
     key: 'argocd/guestbook',
   },
   { rule: 'deletion guard', base: appset({ elements: envs('a', 'b', 'c', 'd') }), head: appset({ elements: envs('a') }), key: 'argocd/guestbook' },
@@ -114,7 +160,20 @@ describe('appset diff reports every refusal exactly as the controller’s condit
         ...(c.settings?.perApplicationSet ? ['--max-applications-per-applicationset', String(c.settings.perApplicationSet)] : []),
         ...(c.settings?.perNamespace ? ['--max-applications-per-namespace', String(c.settings.perNamespace)] : []),
       ];
-      const { code, report, err } = await runDiff(['--repo', `https://git.example/apps.git=${repo}`, '--base', 'base', '--head', 'HEAD', '--projects', projects, '-o', 'json', ...flags, join(repo, 'appsets.yaml')]);
+      const { code, report, err } = await runDiff([
+        '--repo',
+        `https://git.example/apps.git=${repo}`,
+        '--base',
+        'base',
+        '--head',
+        'HEAD',
+        '--projects',
+        projects,
+        '-o',
+        'json',
+        ...flags,
+        join(repo, 'appsets.yaml'),
+      ]);
       assert.equal(code, 2, err);
       const set = report?.applicationSets.find((s) => `${s.namespace}/${s.name}` === c.key);
       // A terminal failure waits for a change (refused); any other is retried (failed): diff says which, as the controller does.

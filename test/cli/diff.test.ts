@@ -78,21 +78,30 @@ describe('appset diff, Git mode, on a real repository with two commits', () => {
     assert.equal(report?.schemaVersion, 1);
     const sets = new Map(report?.applicationSets.map((s) => [s.name, s]));
     const web = sets.get('web');
-    assert.deepEqual(web?.changes.map((c) => [c.name, c.action]), [
-      ['web-a', 'update'],
-      ['web-b', 'update'],
-      ['web-c', 'delete'],
-      ['web-d', 'create'],
-    ]);
+    assert.deepEqual(
+      web?.changes.map((c) => [c.name, c.action]),
+      [
+        ['web-a', 'update'],
+        ['web-b', 'update'],
+        ['web-c', 'delete'],
+        ['web-d', 'create'],
+      ],
+    );
     assert.deepEqual(web?.changes[0]?.fields, [{ path: 'spec.source.targetRevision', kind: 'changed', before: 'main', after: 'v2' }]);
     assert.deepEqual(web?.verdict, { result: 'accepted' });
     const jobs = sets.get('jobs');
     assert.equal(jobs?.policy, 'create-only');
-    assert.deepEqual(jobs?.changes.map((c) => [c.name, c.action]), [['jobs-y', 'create']]);
+    assert.deepEqual(
+      jobs?.changes.map((c) => [c.name, c.action]),
+      [['jobs-y', 'create']],
+    );
     assert.equal(jobs?.unchanged, 1);
     const old = sets.get('old');
     assert.equal(old?.presence, 'removed');
-    assert.deepEqual(old?.changes.map((c) => [c.name, c.action]), [['old-z', 'delete']]);
+    assert.deepEqual(
+      old?.changes.map((c) => [c.name, c.action]),
+      [['old-z', 'delete']],
+    );
     assert.deepEqual(report?.summary, { applicationSets: 3, changed: 3, created: 2, updated: 2, deleted: 2, unchanged: 1, refused: 0, failed: 0 });
   });
 
@@ -103,7 +112,10 @@ describe('appset diff, Git mode, on a real repository with two commits', () => {
       const { code, report, err } = await runDiff(['--repo', `${REPO}=${repo}`, '--base', 'HEAD', '-o', 'json', join(repo, 'appsets/web.yaml')]);
       assert.equal(code, 1, err);
       assert.equal(report?.head, 'work tree');
-      assert.deepEqual(report?.applicationSets.flatMap((s) => s.changes.map((c) => [c.name, c.action])), [['web-e', 'create']]);
+      assert.deepEqual(
+        report?.applicationSets.flatMap((s) => s.changes.map((c) => [c.name, c.action])),
+        [['web-e', 'create']],
+      );
       assert.equal(await git(repo, ['status', '--porcelain']), `${status}${status ? '\n' : ''}?? web/e/`);
     } finally {
       write(repo, { 'web/e': null });
@@ -148,7 +160,20 @@ describe('appset diff, Git mode, on a real repository with two commits', () => {
 
   it('the deletion guard lets one delete among survivors through even at --max-delete-share 0, as the controller does', async () => {
     const projects = tempFile('projects.yaml', '');
-    const { code, report } = await runDiff(['--repo', `${REPO}=${repo}`, '--base', 'base', '--head', 'HEAD', '--max-delete-share', '0', '-o', 'json', '--projects', projects]);
+    const { code, report } = await runDiff([
+      '--repo',
+      `${REPO}=${repo}`,
+      '--base',
+      'base',
+      '--head',
+      'HEAD',
+      '--max-delete-share',
+      '0',
+      '-o',
+      'json',
+      '--projects',
+      projects,
+    ]);
     assert.equal(code, 1);
     assert.equal(report?.summary.refused, 0);
   });
@@ -182,7 +207,10 @@ describe('appset validate', () => {
       metadata: { name: 'guestbook', namespace: 'argocd' },
       spec: {
         generators: [{ list: { elements: [{ env: 'dev' }, { env: 'Prod' }] } }],
-        template: { metadata: { name }, spec: { project, source: { repoURL: REPO, path: 'x' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'x' } } },
+        template: {
+          metadata: { name },
+          spec: { project, source: { repoURL: REPO, path: 'x' }, destination: { server: 'https://kubernetes.default.svc', namespace: 'x' } },
+        },
       },
     });
 
@@ -193,10 +221,15 @@ describe('appset validate', () => {
   it('names the ApplicationSet, the condition reason and message, exit 1: names, policy, schema', async () => {
     const badName = await validate([tempFile('name.yaml', list('default'))]);
     assert.equal(badName.code, 1);
-    assert.match(badName.err, /^ApplicationSet argocd\/guestbook: ApplicationGenerationFromParamsError|^ApplicationSet argocd\/guestbook: RenderTemplateParamsError: .*Prod.*DNS-1123/);
+    assert.match(
+      badName.err,
+      /^ApplicationSet argocd\/guestbook: ApplicationGenerationFromParamsError|^ApplicationSet argocd\/guestbook: RenderTemplateParamsError: .*Prod.*DNS-1123/,
+    );
     const badProject = await validate([tempFile('project.yaml', list('nope', 'guestbook-{{env}}').replace('Prod', 'prod'))]);
     assert.match(badProject.err, /ApplicationValidationError: .*application references project nope which does not exist/);
-    const noGenerators = await validate([tempFile('schema.yaml', JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'x' }, spec: {} }))]);
+    const noGenerators = await validate([
+      tempFile('schema.yaml', JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'x' }, spec: {} })),
+    ]);
     assert.equal(noGenerators.code, 1);
     assert.match(noGenerators.err, /InvalidManifest: the API server would refuse this manifest: spec.generators must be a list; spec.template is missing/);
   });

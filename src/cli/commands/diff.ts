@@ -9,7 +9,7 @@ const OUTPUTS = ['text', 'markdown', 'json'] as const;
 /** `appset diff`: what a change to ApplicationSets (Git mode) or to the cluster's (live mode) does to the Applications, and the controller's verdict. */
 export const diffCommand: Command = {
   name: 'diff',
-  summary: "show which Applications a change creates, updates or deletes, and whether the controller would refuse it",
+  summary: 'show which Applications a change creates, updates or deletes, and whether the controller would refuse it',
   usage: 'appset diff --repo REPO_URL=LOCAL_PATH --base REV [--head REV] [FILE...] | appset diff --live FILE... [-o text|markdown|json]',
   description: [
     'Git mode compares the ApplicationSets (and the repository their generators read) at --base with --head, or with',
@@ -42,8 +42,8 @@ export const diffCommand: Command = {
     head: 'Git mode: the revision previewed (default: the work tree)',
     live: 'live mode: compare with the cluster of the kubeconfig (read only)',
     kubeconfig: 'live mode: kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)',
-    projects: 'YAML file of AppProjects that decide over tenant ApplicationSets (instead of the cluster\'s in live mode)',
-    clusters: 'YAML file of Argo CD cluster Secrets (and SCM and plugin Secrets and ConfigMaps), as for render; live mode default: the cluster\'s',
+    projects: "YAML file of AppProjects that decide over tenant ApplicationSets (instead of the cluster's in live mode)",
+    clusters: "YAML file of Argo CD cluster Secrets (and SCM and plugin Secrets and ConfigMaps), as for render; live mode default: the cluster's",
     ...optionHelpOf(assumptionSettings),
   },
   async run(values, positionals, io) {
@@ -54,14 +54,17 @@ export const diffCommand: Command = {
     const live = values.live === true;
     if (live && (values.base !== undefined || values.head !== undefined)) return usage(io, '--live compares with the cluster: leave out --base and --head');
     if (live && positionals.length === 0) return usage(io, '--live needs the ApplicationSet files to compare');
-    if (!live && (typeof values.base !== 'string' || repos.size === 0)) return usage(io, 'Git mode needs --repo REPO_URL=LOCAL_PATH and --base REV (or use --live)');
+    if (!live && (typeof values.base !== 'string' || repos.size === 0))
+      return usage(io, 'Git mode needs --repo REPO_URL=LOCAL_PATH and --base REV (or use --live)');
     const report = await runDiff(values, positionals, repos, live);
     const [{ formatText }, { formatMarkdown }, { diffExitCode }] = await Promise.all([
       import('../diff/format-text.js'),
       import('../diff/format-markdown.js'),
       import('../diff/diff-report.js'),
     ]);
-    io.out(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : output === 'markdown' ? formatMarkdown(report) : formatText(report, io.isTerminal === true));
+    io.out(
+      output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : output === 'markdown' ? formatMarkdown(report) : formatText(report, io.isTerminal === true),
+    );
     return diffExitCode(report);
   },
 };
@@ -81,7 +84,14 @@ async function runDiff(values: CommandValues, files: string[], repos: Map<string
     if (live) {
       const { liveDiff } = await import('../diff/live-mode.js');
       const kubeconfig = typeof values.kubeconfig === 'string' ? values.kubeconfig : undefined;
-      return await liveDiff({ files, repos, assume, ...(kubeconfig ? { kubeconfig } : {}), ...(projectsFile ? { projectsFile } : {}), ...(clustersFile ? { clusters } : {}) });
+      return await liveDiff({
+        files,
+        repos,
+        assume,
+        ...(kubeconfig ? { kubeconfig } : {}),
+        ...(projectsFile ? { projectsFile } : {}),
+        ...(clustersFile ? { clusters } : {}),
+      });
     }
     const { gitDiff } = await import('../diff/git-mode.js');
     const head = typeof values.head === 'string' ? values.head : undefined;

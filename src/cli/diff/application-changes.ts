@@ -15,7 +15,10 @@ export interface CompareOptions {
 
 /** The parts of an Application the controller writes, as compared: labels, annotations (without the intent hash), finalizers, spec. */
 function comparable(app: Application, keysOf?: Application): Record<string, unknown> {
-  const pick = (values: Readonly<Record<string, string>> | undefined, keys: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined => {
+  const pick = (
+    values: Readonly<Record<string, string>> | undefined,
+    keys: Readonly<Record<string, string>> | undefined,
+  ): Record<string, string> | undefined => {
     if (!values) return undefined;
     const kept = Object.entries(values).filter(([key]) => key !== INTENT_HASH_ANNOTATION && (!keysOf || (keys !== undefined && Object.hasOwn(keys, key))));
     return kept.length > 0 ? Object.fromEntries(kept) : undefined;
@@ -52,7 +55,12 @@ export function applicationSetDiff(
       return { name: intent.metadata.name, action: 'update' as const, fields: diffFields(before, comparable(intent)) };
     }),
     ...plan.delete.map((app) => ({ name: app.metadata.name, action: 'delete' as const, fields: leafChanges(comparable(app), 'removed') })),
-    ...refusedDeletes(preview, world).map((app) => ({ name: app.metadata.name, action: 'delete' as const, refused: true, fields: leafChanges(comparable(app), 'removed') })),
+    ...refusedDeletes(preview, world).map((app) => ({
+      name: app.metadata.name,
+      action: 'delete' as const,
+      refused: true,
+      fields: leafChanges(comparable(app), 'removed'),
+    })),
   ];
   const notes: string[] = [];
   if (plan.updatesSkippedByPolicy.length > 0 || plan.deletesSkippedByPolicy.length > 0) {
@@ -71,7 +79,9 @@ export function applicationSetDiff(
 
 /** `2 updates and 1 delete are not made`. */
 function skippedSentence(updates: number, deletes: number): string {
-  const parts = [updates > 0 ? `${updates} update${updates === 1 ? '' : 's'}` : '', deletes > 0 ? `${deletes} delete${deletes === 1 ? '' : 's'}` : ''].filter(Boolean);
+  const parts = [updates > 0 ? `${updates} update${updates === 1 ? '' : 's'}` : '', deletes > 0 ? `${deletes} delete${deletes === 1 ? '' : 's'}` : ''].filter(
+    Boolean,
+  );
   return `${parts.join(' and ')} ${updates + deletes === 1 ? 'is' : 'are'} not made (the policy does not allow ${updates > 0 && deletes > 0 ? 'updates or deletes' : updates > 0 ? 'updates' : 'deletes'})`;
 }
 

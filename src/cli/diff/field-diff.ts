@@ -66,7 +66,10 @@ function byName(items: readonly Json[]): Map<string, Json> | undefined {
 
 /** Every leaf of `value` (lists are leaves) as one change of `kind`: how a created or deleted Application is shown. */
 export function leafChanges(value: Json, kind: 'added' | 'removed', path = ''): FieldChange[] {
-  if (isObject(value)) return Object.keys(value).sort().flatMap((key) => leafChanges(value[key], kind, member(path, key)));
+  if (isObject(value))
+    return Object.keys(value)
+      .sort()
+      .flatMap((key) => leafChanges(value[key], kind, member(path, key)));
   if (value === undefined) return [];
   return [kind === 'added' ? { path, kind, after: value } : { path, kind, before: value }];
 }

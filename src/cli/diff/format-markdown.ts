@@ -32,13 +32,17 @@ export function formatMarkdown(report: DiffReport, limit = MARKDOWN_LIMIT): stri
 function section(set: ApplicationSetDiff): string {
   const presence = set.presence === 'present' ? '' : ` (${set.presence})`;
   const lines = [`### ApplicationSet \`${set.namespace}/${set.name}\`${presence}`, '', countsLine(set), ''];
-  if (set.verdict.result !== 'accepted') lines.push(`> **${set.verdict.result === 'refused' ? 'Refused' : 'Failed'}** (\`${set.verdict.reason ?? ''}\`): ${escape(set.verdict.message ?? '')}`, '');
+  if (set.verdict.result !== 'accepted')
+    lines.push(`> **${set.verdict.result === 'refused' ? 'Refused' : 'Failed'}** (\`${set.verdict.reason ?? ''}\`): ${escape(set.verdict.message ?? '')}`, '');
   for (const conflict of set.conflicts) lines.push(`- \`${conflict.name}\` is controlled by ${escape(conflict.owner)}: not taken over`);
   for (const note of set.notes) lines.push(`- ${escape(note)}`);
   if (set.conflicts.length + set.notes.length > 0) lines.push('');
   for (const change of set.changes) {
     const body = change.action === 'delete' ? [] : change.fields.map((f) => fieldLine(f)).map((l) => `${l.sign === '~' ? '!' : l.sign} ${l.text}`);
-    lines.push(`<details><summary>${change.action === 'create' ? '➕' : change.action === 'delete' ? '➖' : '✏️'} <code>${escape(change.name)}</code>: ${escape(actionPhrase(change))}</summary>`, '');
+    lines.push(
+      `<details><summary>${change.action === 'create' ? '➕' : change.action === 'delete' ? '➖' : '✏️'} <code>${escape(change.name)}</code>: ${escape(actionPhrase(change))}</summary>`,
+      '',
+    );
     if (body.length > 0) lines.push('```diff', ...body.map((line) => line.replace(/```/g, "'''")), '```', '');
     lines.push('</details>', '');
   }

@@ -70,7 +70,14 @@ export async function gitDiff(input: GitDiffInput): Promise<DiffReport> {
     const written = await baseApplications(base, log);
     const index = new ApplicationIndex(written.flatMap((w) => w.applications));
     const atBase = new Set(base.appsets.map(previewUid));
-    const diffs = await compareApplicationSets(head.deps, head.appsets, index, (a) => (atBase.has(previewUid(a)) ? 'present' : 'added'), { ownKeysOnly: false }, log);
+    const diffs = await compareApplicationSets(
+      head.deps,
+      head.appsets,
+      index,
+      (a) => (atBase.has(previewUid(a)) ? 'present' : 'added'),
+      { ownKeysOnly: false },
+      log,
+    );
     const atHead = new Set(head.appsets.map(previewUid));
     const notes = new Map(written.filter((w) => w.note).map((w) => [w.uid, w.note as string]));
     const removed = written.filter((w) => !atHead.has(w.uid)).map((w) => removedApplicationSet(w.namespace, w.name, w.applications));
@@ -79,7 +86,14 @@ export async function gitDiff(input: GitDiffInput): Promise<DiffReport> {
       return note ? { ...d, notes: [...d.notes, note] } : d;
     });
     all.sort(byNamespaceAndName);
-    return { schemaVersion: DIFF_SCHEMA_VERSION, mode: 'git', base: snapshots.base, head: snapshots.headIsWorkTree ? 'work tree' : snapshots.head, summary: summarize(all), applicationSets: all };
+    return {
+      schemaVersion: DIFF_SCHEMA_VERSION,
+      mode: 'git',
+      base: snapshots.base,
+      head: snapshots.headIsWorkTree ? 'work tree' : snapshots.head,
+      summary: summarize(all),
+      applicationSets: all,
+    };
   } finally {
     rmSync(cacheRoot, { recursive: true, force: true });
     snapshots.close();
@@ -149,7 +163,8 @@ function pinnedGit(cache: GitReader, snapshots: GitSnapshots, repos: ReadonlyMap
       const local = at(url);
       return local ? cache.resolveRevision(local, ref, signal, options) : others.resolveRevision(url, revision, signal, options);
     },
-    listDirectories: (url, commit, signal) => (at(url) ? cache.listDirectories(at(url) as string, commit, signal) : others.listDirectories(url, commit, signal)),
+    listDirectories: (url, commit, signal) =>
+      at(url) ? cache.listDirectories(at(url) as string, commit, signal) : others.listDirectories(url, commit, signal),
     listFiles: (url, commit, signal) => (at(url) ? cache.listFiles(at(url) as string, commit, signal) : others.listFiles(url, commit, signal)),
     readFile: (url, commit, path, signal) => (at(url) ? cache.readFile(at(url) as string, commit, path, signal) : others.readFile(url, commit, path, signal)),
   };

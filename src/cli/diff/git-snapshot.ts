@@ -42,9 +42,10 @@ async function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv 
 export async function snapshotSides(repoPath: string, baseRev: string, headRev: string | undefined): Promise<GitSnapshots> {
   const workTree = await git(repoPath, ['rev-parse', '--show-toplevel']);
   const objects = resolve(workTree, await git(workTree, ['rev-parse', '--git-path', 'objects']));
-  const commit = (rev: string): Promise<string> => git(workTree, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => {
-    throw new ExpectedFailure(`revision "${rev}" is not a commit of ${workTree}`, 2);
-  });
+  const commit = (rev: string): Promise<string> =>
+    git(workTree, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => {
+      throw new ExpectedFailure(`revision "${rev}" is not a commit of ${workTree}`, 2);
+    });
   const base = await commit(baseRev);
   const root = mkdtempSync(join(tmpdir(), 'appset-diff-'));
   const scratch = join(root, 'repo.git');
@@ -73,7 +74,12 @@ async function workTreeCommit(workTree: string, root: string, scratch: string, p
   const env = { GIT_INDEX_FILE: index, GIT_OBJECT_DIRECTORY: join(scratch, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: userObjects };
   await git(workTree, ['add', '-A', '--', '.'], env);
   const tree = await git(workTree, ['write-tree'], env);
-  const identity = { GIT_AUTHOR_NAME: 'appset diff', GIT_AUTHOR_EMAIL: 'appset-diff@localhost', GIT_COMMITTER_NAME: 'appset diff', GIT_COMMITTER_EMAIL: 'appset-diff@localhost' };
+  const identity = {
+    GIT_AUTHOR_NAME: 'appset diff',
+    GIT_AUTHOR_EMAIL: 'appset-diff@localhost',
+    GIT_COMMITTER_NAME: 'appset diff',
+    GIT_COMMITTER_EMAIL: 'appset-diff@localhost',
+  };
   return git(workTree, ['commit-tree', tree, '-p', parent, '-m', 'appset diff: work tree'], { ...env, ...identity });
 }
 
@@ -85,10 +91,14 @@ export function pathInRepo(workTree: string, file: string): string | undefined {
 
 /** Paths of the YAML files at `commit` that may hold an ApplicationSet or an AppProject (one `git grep`; the parser decides). */
 export async function manifestPaths(scratch: string, commit: string): Promise<string[]> {
-  const output = await run('git', ['grep', '-l', '-I', '-E', 'kind["\']?[[:space:]]*:[[:space:]]*["\']?(ApplicationSet|AppProject)\\b', commit, '--', '*.yaml', '*.yml'], {
-    cwd: scratch,
-    maxBuffer: 256 * 1024 * 1024,
-  }).then(
+  const output = await run(
+    'git',
+    ['grep', '-l', '-I', '-E', 'kind["\']?[[:space:]]*:[[:space:]]*["\']?(ApplicationSet|AppProject)\\b', commit, '--', '*.yaml', '*.yml'],
+    {
+      cwd: scratch,
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  ).then(
     (result) => result.stdout,
     (error: { code?: number; stderr?: string }) => {
       if (error.code === 1) return ''; // no match

@@ -55,7 +55,9 @@ export async function liveDiff(input: LiveDiffInput): Promise<DiffReport> {
   const appsets = applicationSetsIn(input.files.flatMap(readYamlDocuments), namespace);
   const namespaces = [...new Set(appsets.map((a) => a.metadata.namespace))];
   const applications = (await Promise.all(namespaces.map((ns) => listCustom(custom, ns, 'applications')))).flat() as unknown as Application[];
-  const liveSets = (await Promise.all(namespaces.map((ns) => listCustom(custom, ns, 'applicationsets')))).flat() as Array<{ metadata: { namespace: string; name: string; uid: string } }>;
+  const liveSets = (await Promise.all(namespaces.map((ns) => listCustom(custom, ns, 'applicationsets')))).flat() as Array<{
+    metadata: { namespace: string; name: string; uid: string };
+  }>;
   const uidOf = new Map(liveSets.map((s) => [`${s.metadata.namespace}/${s.metadata.name}`, s.metadata.uid]));
   const projectDocs = input.projectsFile ? readYamlDocuments(input.projectsFile) : await listCustom(custom, namespace, 'appprojects');
   const clusters = input.clusters ?? { secrets: await clusterSecrets(kc.makeApiClient(CoreV1Api), namespace), configMaps: [] };
@@ -68,7 +70,14 @@ export async function liveDiff(input: LiveDiffInput): Promise<DiffReport> {
       return { ...a, metadata: { ...a.metadata, uid: uid ?? `appset-diff:new:${a.metadata.namespace}/${a.metadata.name}` } };
     });
     const present = new Set(uidOf.values());
-    const diffs = await compareApplicationSets(deps, keyed, new ApplicationIndex(applications), (a) => (present.has(a.metadata.uid) ? 'present' : 'added'), { ownKeysOnly: true }, pino({ level: 'silent' }));
+    const diffs = await compareApplicationSets(
+      deps,
+      keyed,
+      new ApplicationIndex(applications),
+      (a) => (present.has(a.metadata.uid) ? 'present' : 'added'),
+      { ownKeysOnly: true },
+      pino({ level: 'silent' }),
+    );
     diffs.sort(byNamespaceAndName);
     return { schemaVersion: DIFF_SCHEMA_VERSION, mode: 'live', base: 'cluster', head: 'files', summary: summarize(diffs), applicationSets: diffs };
   } finally {

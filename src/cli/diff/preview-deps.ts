@@ -19,13 +19,13 @@ export interface ControllerAssumptions {
  * none), later documents winning; Argo CD's `default` AppProject unless one is given.
  */
 export function projectsIn(documents: readonly unknown[], controllerNamespace: string): Map<string, AppProjectSpec> {
-  const projects = new Map<string, AppProjectSpec>([[DEFAULT_PROJECT, defaultAppProject(controllerNamespace).spec as AppProjectSpec]]);
+  const projects = new Map<string, AppProjectSpec>([[DEFAULT_PROJECT, defaultAppProject(controllerNamespace).spec]]);
   for (const doc of documents) {
     const object = doc as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; spec?: unknown } | null;
     if (object?.kind !== 'AppProject' || typeof object.metadata?.name !== 'string') continue;
     const namespace = object.metadata.namespace;
     if (namespace !== undefined && namespace !== controllerNamespace) continue;
-    projects.set(object.metadata.name, (object.spec ?? {}) as AppProjectSpec);
+    projects.set(object.metadata.name, object.spec ?? {});
   }
   return projects;
 }

@@ -54,7 +54,13 @@ export type Preview = PreviewPlan | PreviewFailure;
  * read Git, are failures the controller would retry). Progressive syncs are not previewed: their steps only
  * decide when Applications sync, not what is written.
  */
-export async function previewReconcile(deps: PreviewDeps, appset: ApplicationSetObject, world: PreviewWorld, signal: AbortSignal, log: Logger): Promise<Preview> {
+export async function previewReconcile(
+  deps: PreviewDeps,
+  appset: ApplicationSetObject,
+  world: PreviewWorld,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<Preview> {
   try {
     const prepared = await prepareReconcile(deps, appset, {
       signal,
