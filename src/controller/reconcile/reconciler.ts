@@ -24,6 +24,7 @@ import type { GitReader } from '../../git/git-reader.js';
 import type { ScmAccess } from '../../scm/access.js';
 import type { PluginAccess } from '../../scm/plugin/access.js';
 import { noPluginAccess } from '../../scm/plugin/no-access.js';
+import type { DecisionResourceAccess } from '../../generators/decision-resources.js';
 import { isClusterPermitted } from '../../tenancy/project.js';
 import { rolloutStage, startSyncs } from './rollout.js';
 import { KubeApiError } from '../../kube/transport/api-errors.js';
@@ -62,6 +63,8 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly tenantScm: (tenant: TenantContext) => ScmAccess;
   /** The plugin access of one tenant: only its project's (or shared) ConfigMaps and Secrets, only addresses it may reach. */
   readonly tenantPlugins?: (tenant: TenantContext) => PluginAccess;
+  /** The duck-typed resource access of one tenant: only its own namespace, only ConfigMaps scoped to its project (or shared). */
+  readonly tenantDecisionResources?: (tenant: TenantContext) => DecisionResourceAccess;
   /** Application quotas of tenant namespaces (none when absent). */
   readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
@@ -209,6 +212,7 @@ function checkQuotas(deps: ReconcilerDeps, namespace: string, desired: number, o
 
 /** Generator dependencies narrowed to what the tenant may reach: its repositories and its clusters. */
 function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps {
+  const tenantDecisions = deps.tenantDecisionResources;
   return {
     ...deps,
     git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
@@ -216,6 +220,8 @@ function tenantScoped(deps: ReconcilerDeps, tenant: TenantContext): GenerateDeps
     // Never the platform's access: without a tenant access, a tenant's plugin generators are refused.
     plugins: deps.tenantPlugins?.(tenant) ?? noPluginAccess('plugin generators are not available to tenants here'),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
+    // Never the platform's access either: without a tenant access, a tenant's clusterDecisionResource generators fail.
+    decisionResources: tenantDecisions ? () => tenantDecisions(tenant) : undefined,
   };
 }
 
