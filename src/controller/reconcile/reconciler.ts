@@ -147,7 +147,11 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   const syncFailure = (await startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log))[0];
   if (syncFailure) {
     const detail = syncFailure.error instanceof Error ? syncFailure.error.message : String(syncFailure.error);
-    throw new ReconcileFailure({ reason: Reason.UpdateApplicationError, parametersGenerated: true }, new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`), appset);
+    throw new ReconcileFailure(
+      { reason: Reason.UpdateApplicationError, parametersGenerated: true },
+      new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`),
+      appset,
+    );
   }
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report);
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
