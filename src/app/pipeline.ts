@@ -28,6 +28,7 @@ import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
 import { createReplicaScm } from './scm.js';
 import { createReplicaPlugins } from './plugins.js';
+import { createReplicaDecisionResources } from './decision-resources.js';
 import { splitKey } from '../model/object-key.js';
 
 /** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
@@ -114,6 +115,7 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     onRequest: observers.scmRequest,
   });
   const plugins = createReplicaPlugins({ config, transport, tenantAllowances: tenantRepoAllowances });
+  const decisions = createReplicaDecisionResources(transport, config.namespace);
   return {
     applicationSets: informers.applicationSets.store,
     applications: informers.applications.store,
@@ -125,6 +127,8 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     tenantScm: (tenant) => scm.forTenant(tenant.projectName),
     plugins: plugins.platform,
     tenantPlugins: (tenant) => plugins.forTenant(tenant.projectName),
+    decisionResources: decisions.platform,
+    tenantDecisionResources: decisions.forTenant,
     engine,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
     writer: createApplicationWriter(transport, { dryRun: config.dryRun }),

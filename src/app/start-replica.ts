@@ -10,6 +10,7 @@ import { startHttpRoutes } from './http-routes.js';
 import { createObservers } from './observers.js';
 import { createPipeline } from './pipeline.js';
 import { createSharedState } from './shared-state.js';
+import { watchDecisionResources } from './decision-watches.js';
 
 /** A running controller replica. */
 export interface RunningController {
@@ -65,6 +66,16 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     ...(options.cacheWaitTimeoutMs === undefined ? {} : { cacheWaitTimeoutMs: options.cacheWaitTimeoutMs }),
   });
   routeEvents(informers, { enqueue: pipeline.enqueue, namespaceAllowed, progressiveSyncs: config.enableProgressiveSyncs });
+  // Started on demand, by the ApplicationSets that name a clusterDecisionResource ConfigMap; not part of readiness.
+  const decisions = watchDecisionResources({
+    transport: informerTransport,
+    scope,
+    applicationSets: informers.applicationSets,
+    enqueue: (key) => pipeline.enqueue(key),
+    namespaceAllowed,
+    signal: abort.signal,
+    log,
+  });
   const server = await startHttpRoutes({ config, informers, shared, observers, pipeline, namespaceAllowed, log });
   const ready = Promise.all(informers.all.map((informer) => informer.ready())).then(() => {
     if (options.takeWork === false) return log.info({ namespace: config.namespace }, 'controller routes events but takes no work');
@@ -79,7 +90,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
       await shared.queue.close(timeoutMs);
       await shared.watermarks.close();
       abort.abort();
-      await Promise.all(informers.all.map((informer) => informer.stopped));
+      await Promise.all([...informers.all.map((informer) => informer.stopped), decisions.stopped()]);
       await server.close();
     },
   };

@@ -29,6 +29,7 @@ import { secretTypeOf } from '../model/secrets.js';
 import { AppsetError } from '../model/errors.js';
 import { assertApplicationsValid } from '../controller/reconcile/validate-applications.js';
 import { renderProjects } from './render-projects.js';
+import { renderDecisionResources, type FileObject } from './render-decision-resources.js';
 
 /** What `appset render` reads. */
 export interface RenderInput {
@@ -38,8 +39,10 @@ export interface RenderInput {
   readonly repos: ReadonlyMap<string, string>;
   /** Argo CD cluster Secrets for the clusters generator (and SCM and plugin token Secrets). */
   readonly clusters: readonly V1Secret[];
-  /** Plugin generator ConfigMaps (of the controller's namespace, `argocd`), from the same file. */
+  /** Plugin and clusterDecisionResource generator ConfigMaps (of the controller's namespace, `argocd`), from the same file. */
   readonly configMaps?: readonly V1ConfigMap[];
+  /** The duck-typed objects clusterDecisionResource generators read (the file's other documents). */
+  readonly decisionObjects?: readonly FileObject[];
 }
 
 /** An ApplicationSet that could not be rendered, named in the message. */
@@ -101,6 +104,14 @@ export function readConfigMaps(file: string | undefined): V1ConfigMap[] {
     .filter((configMap): configMap is V1ConfigMap => configMap?.kind === 'ConfigMap');
 }
 
+/** The documents of the same file that are neither Secrets nor ConfigMaps but Kubernetes objects: duck-typed resources. */
+export function readDecisionObjects(file: string | undefined): FileObject[] {
+  if (!file) return [];
+  return readYamlDocuments(file)
+    .map((doc) => doc as FileObject | null)
+    .filter((o): o is FileObject => typeof o?.apiVersion === 'string' && typeof o.kind === 'string' && o.kind !== 'Secret' && o.kind !== 'ConfigMap');
+}
+
 /** A GitReader that reads mapped repository URLs from local repositories. */
 export function mappedGit(reader: GitReader, repos: ReadonlyMap<string, string>): GitReader {
   const to = (url: string): string => {
@@ -125,7 +136,7 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
   const appsets = readApplicationSets(input.files);
   const projects = renderProjects(input.files.flatMap(readYamlDocuments));
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-render-'));
-  const deps = renderDeps(mappedGit(new RepoCache({ root: cacheRoot }), input.repos), input.clusters, input.configMaps ?? []);
+  const deps = renderDeps(mappedGit(new RepoCache({ root: cacheRoot }), input.repos), input.clusters, input.configMaps ?? [], input.decisionObjects ?? []);
   const log = pino({ level: 'silent' });
   try {
     const applications: GeneratedApplication[] = [];
@@ -148,8 +159,13 @@ export async function renderFiles(input: RenderInput): Promise<GeneratedApplicat
   }
 }
 
-/** What the generators of `appset render` (and `appset diff`) read through: `git`, and the `--clusters` file's Secrets and ConfigMaps. */
-export function renderDeps(git: GitReader, clusters: readonly V1Secret[], configMaps: readonly V1ConfigMap[]): GenerateDeps {
+/** What the generators of `appset render` (and `appset diff`) read through: `git`, and the `--clusters` file's Secrets, ConfigMaps and duck-typed objects. */
+export function renderDeps(
+  git: GitReader,
+  clusters: readonly V1Secret[],
+  configMaps: readonly V1ConfigMap[],
+  decisionObjects: readonly FileObject[] = [],
+): GenerateDeps {
   return {
     registry: createGeneratorRegistry(),
     git,
@@ -157,6 +173,7 @@ export function renderDeps(git: GitReader, clusters: readonly V1Secret[], config
     clusterSecrets: () => clusters,
     scm: renderScmAccess(clusters),
     plugins: renderPluginAccess(clusters, configMaps),
+    decisionResources: renderDecisionResources(configMaps, decisionObjects, RENDER_NAMESPACE),
   };
 }
 

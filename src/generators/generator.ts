@@ -4,6 +4,7 @@ import type { GitReader } from '../git/git-reader.js';
 import type { ParamSet } from '../model/params.js';
 import type { ScmAccess } from '../scm/access.js';
 import type { PluginAccess } from '../scm/plugin/access.js';
+import type { DecisionResourceAccess } from './decision-resources.js';
 
 /** Options of one {@link Interpolate} call. */
 export interface InterpolateOptions {
@@ -45,6 +46,11 @@ export interface GeneratorContext {
   scm: ScmAccess;
   /** Plugin services, under this ApplicationSet's ConfigMap, Secret and address rules; absent where none may be called. */
   plugins?: PluginAccess;
+  /**
+   * Duck-typed resources and their ConfigMaps for the clusterDecisionResource generator, bound to this
+   * ApplicationSet's namespace and tenancy rules; absent where none can be read (the generator then fails).
+   */
+  decisionResources?: DecisionResourceAccess;
   /** The ApplicationSet's name, which the plugin generator sends to the plugin as Argo CD does. */
   applicationSetName?: string;
   interpolate: Interpolate;

@@ -60,3 +60,21 @@ export function matchesSelector(selector: LabelSelector, labels: Readonly<Record
     }
   });
 }
+
+/** The selector in the API server's query syntax (`env=prod,tier in (a,b),!legacy`); empty matches everything. */
+export function formatLabelSelector(selector: LabelSelector): string {
+  const labels = Object.entries(selector.matchLabels).map(([key, value]) => `${key}=${value}`);
+  const expressions = selector.matchExpressions.map((req) => {
+    switch (req.operator) {
+      case 'In':
+        return `${req.key} in (${req.values.join(',')})`;
+      case 'NotIn':
+        return `${req.key} notin (${req.values.join(',')})`;
+      case 'Exists':
+        return req.key;
+      case 'DoesNotExist':
+        return `!${req.key}`;
+    }
+  });
+  return [...labels, ...expressions].join(',');
+}

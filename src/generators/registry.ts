@@ -11,12 +11,10 @@ import { REPOSITORY_PROVIDERS } from './scm-provider/providers/index.js';
 import { createMatrixGenerator } from './matrix.js';
 import { createMergeGenerator } from './merge.js';
 import { pluginGenerator } from './plugin.js';
+import { clusterDecisionResourceGenerator } from './cluster-decision-resource.js';
 import { flattenParams } from './params.js';
 import { toFasttemplateParams } from './fasttemplate-params.js';
 import { GeneratorSpecError, readObject } from './spec-reading.js';
-
-/** Argo CD generators this controller does not implement; named in the error instead of "unknown". */
-const NOT_SUPPORTED = new Set(['clusterDecisionResource']);
 
 /** One `generators[]` entry split into its generator, that generator's spec and the post-selector. */
 export interface GeneratorEntry {
@@ -49,7 +47,6 @@ export class GeneratorRegistry {
     if (keys.length !== 1)
       throw new GeneratorSpecError(field, `must name exactly one generator (${this.names.join(', ')}), found ${keys.length === 0 ? 'none' : keys.join(', ')}`);
     const name = keys[0] as string;
-    if (NOT_SUPPORTED.has(name)) throw new GeneratorSpecError(`${field}.${name}`, 'this Argo CD generator is not supported by this controller');
     const generator = this.byName.get(name);
     if (!generator) throw new GeneratorSpecError(`${field}.${name}`, `unknown generator; known: ${this.names.join(', ')}`);
     return { generator, spec: entry[name], selector: entry.selector };
@@ -79,10 +76,11 @@ export interface GeneratorOptions {
   readonly git?: GitGeneratorOptions;
 }
 
-/** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, plugin, matrix, merge. */
+/** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, plugin, clusterDecisionResource, matrix, merge. */
 export function createGeneratorRegistry(options: GeneratorOptions = {}): GeneratorRegistry {
   const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(createGitGenerator(options.git));
   registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS)).register(pluginGenerator);
+  registry.register(clusterDecisionResourceGenerator);
   return registry.register(createMatrixGenerator(registry)).register(createMergeGenerator(registry));
 }
 

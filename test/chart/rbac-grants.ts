@@ -79,3 +79,13 @@ export function configGrants(namespace: string): string[] {
     `${namespace} argoproj.io/appprojects watch`,
   ];
 }
+
+/** With `rbac.clusterDecisionResources` (all-on values: placementdecisions): the resource where ApplicationSets are watched, and the controller namespace's ConfigMaps. */
+export function decisionGrants(controllerNamespace: string, watched: string): string[] {
+  return [
+    `${controllerNamespace} /configmaps list`,
+    `${controllerNamespace} /configmaps watch`,
+    `${watched} cluster.open-cluster-management.io/placementdecisions list`,
+    `${watched} cluster.open-cluster-management.io/placementdecisions watch`,
+  ];
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import { CHART_DIR, renderChart } from './helm.js';
-import { configGrants, grantsOf, watchGrants, writeGrants } from './rbac-grants.js';
+import { configGrants, decisionGrants, grantsOf, watchGrants, writeGrants } from './rbac-grants.js';
 
 const ALL_ON = join(CHART_DIR, 'ci', 'all-on-values.yaml');
 const sorted = (items: string[]): string[] => [...new Set(items)].sort();
@@ -32,7 +32,7 @@ describe('chart RBAC grants exactly what the controller calls, nothing more', ()
     const objects = await renderChart({ namespace: 'platform', valuesFiles: [ALL_ON] });
     assert.deepEqual(
       grantsOf(objects, { namespace: 'platform', name: 'appset-sa' }),
-      sorted([...configGrants('argocd'), ...watchGrants('*'), ...writeGrants('*')]),
+      sorted([...configGrants('argocd'), ...watchGrants('*'), ...writeGrants('*'), ...decisionGrants('argocd', '*')]),
     );
   });
 

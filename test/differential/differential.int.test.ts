@@ -28,7 +28,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readClusterSecrets, readConfigMaps, renderFiles } from '../../src/cli/render-applicationsets.js';
+import { readClusterSecrets, readConfigMaps, readDecisionObjects, renderFiles } from '../../src/cli/render-applicationsets.js';
 import { ARGOCD_APPLICATION_SPEC_SHAPE } from '../../src/model/argocd-application-shape.js';
 import { renderWithArgoCd } from './argocd-render.js';
 import { readCorpus } from './corpus.js';
@@ -47,7 +47,13 @@ const run = promisify(execFile);
 async function renderOurs(file: string, repo: string, clustersFile: string): Promise<OurResult> {
   const clusters = readClusterSecrets(clustersFile);
   try {
-    const applications = await renderFiles({ files: [file], repos: new Map([[MONOREPO_URL, repo]]), clusters, configMaps: readConfigMaps(clustersFile) });
+    const applications = await renderFiles({
+      files: [file],
+      repos: new Map([[MONOREPO_URL, repo]]),
+      clusters,
+      configMaps: readConfigMaps(clustersFile),
+      decisionObjects: readDecisionObjects(clustersFile),
+    });
     return { kind: 'rendered', applications };
   } catch (error) {
     return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };

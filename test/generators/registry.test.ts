@@ -8,7 +8,7 @@ const registry = createGeneratorRegistry();
 
 describe('generator registry', () => {
   it('is explicit and keyed by Argo CD generator names', () => {
-    assert.deepEqual(registry.names, ['list', 'clusters', 'git', 'pullRequest', 'scmProvider', 'plugin', 'matrix', 'merge']);
+    assert.deepEqual(registry.names, ['list', 'clusters', 'git', 'pullRequest', 'scmProvider', 'plugin', 'clusterDecisionResource', 'matrix', 'merge']);
   });
   it('a post-selector filters any generator on its flattened params', async () => {
     const entry = {
@@ -27,7 +27,7 @@ describe('generator registry', () => {
     ['no generator', { selector: {} }, /exactly one generator.*found none/],
     ['two generators', { list: {}, clusters: {} }, /found list, clusters/],
     ['unknown generator', { bogus: {} }, /unknown generator/],
-    ['unsupported Argo CD generator', { clusterDecisionResource: {} }, /not supported by this controller/],
+    ['a clusterDecisionResource generator without configMapRef', { clusterDecisionResource: {} }, /configMapRef: must be a non-empty string/],
     ['a pull request generator naming no provider', { pullRequest: {} }, /pullRequest: must name exactly one provider/],
     [
       'an SCM provider Argo CD has and this controller refuses by name',

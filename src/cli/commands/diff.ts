@@ -71,7 +71,7 @@ export const diffCommand: Command = {
 
 /** Loads the diff modules (generators, Git, the template engine) only when the command runs. */
 async function runDiff(values: CommandValues, files: string[], repos: Map<string, string>, live: boolean) {
-  const [{ readAssumptions }, { readClusterSecrets, readConfigMaps, RenderCommandError }, { ConfigError }] = await Promise.all([
+  const [{ readAssumptions }, { readClusterSecrets, readConfigMaps, readDecisionObjects, RenderCommandError }, { ConfigError }] = await Promise.all([
     import('../diff/assumption-settings.js'),
     import('../render-applicationsets.js'),
     import('../../config/option-table.js'),
@@ -80,7 +80,11 @@ async function runDiff(values: CommandValues, files: string[], repos: Map<string
     const assume = readAssumptions(values, process.env);
     const clustersFile = typeof values.clusters === 'string' ? values.clusters : undefined;
     const projectsFile = typeof values.projects === 'string' ? values.projects : undefined;
-    const clusters = { secrets: readClusterSecrets(clustersFile), configMaps: readConfigMaps(clustersFile) };
+    const clusters = {
+      secrets: readClusterSecrets(clustersFile),
+      configMaps: readConfigMaps(clustersFile),
+      decisionObjects: readDecisionObjects(clustersFile),
+    };
     if (live) {
       const { liveDiff } = await import('../diff/live-mode.js');
       const kubeconfig = typeof values.kubeconfig === 'string' ? values.kubeconfig : undefined;
@@ -103,6 +107,7 @@ async function runDiff(values: CommandValues, files: string[], repos: Map<string
       ...(projectsFile ? { projectsFile } : {}),
       clusters: clusters.secrets,
       configMaps: clusters.configMaps,
+      decisionObjects: clusters.decisionObjects,
       assume,
     });
   } catch (error) {

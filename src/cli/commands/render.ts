@@ -26,7 +26,7 @@ export const renderCommand: Command = {
     output: 'yaml (default): one document per Application; json: one array',
     repo: "read a generator's repoURL from a local Git repository instead, e.g. https://git.example/org/apps.git=. (repeatable)",
     clusters:
-      'YAML file of Argo CD cluster Secrets for the clusters generator and the destination check (default: only the local cluster), with any SCM or plugin token Secrets and plugin ConfigMaps',
+      'YAML file of Argo CD cluster Secrets for the clusters generator and the destination check (default: only the local cluster), with any SCM or plugin token Secrets, plugin and clusterDecisionResource ConfigMaps, and the duck-typed objects clusterDecisionResource generators read',
   },
   async run(values, positionals, io) {
     const output = typeof values.output === 'string' ? values.output : 'yaml';
@@ -35,14 +35,20 @@ export const renderCommand: Command = {
     const repos = parseRepoMappings(values.repo);
     if (typeof repos === 'string') return usage(io, repos);
     // Loaded here so `appset --help` does not pay for the generators, Git and the template engine.
-    const [{ stringify }, { readClusterSecrets, readConfigMaps, renderFiles, RenderCommandError }] = await Promise.all([
+    const [{ stringify }, { readClusterSecrets, readConfigMaps, readDecisionObjects, renderFiles, RenderCommandError }] = await Promise.all([
       import('yaml'),
       import('../render-applicationsets.js'),
     ]);
     try {
       const clustersFile = typeof values.clusters === 'string' ? values.clusters : undefined;
       const clusters = readClusterSecrets(clustersFile);
-      const applications = await renderFiles({ files: positionals, repos, clusters, configMaps: readConfigMaps(clustersFile) });
+      const applications = await renderFiles({
+        files: positionals,
+        repos,
+        clusters,
+        configMaps: readConfigMaps(clustersFile),
+        decisionObjects: readDecisionObjects(clustersFile),
+      });
       io.out(output === 'json' ? `${JSON.stringify(applications, null, 2)}\n` : applications.map((app) => `---\n${stringify(app)}`).join(''));
       return 0;
     } catch (error) {

@@ -11,6 +11,7 @@ import type { PreviewDeps } from '../../controller/reconcile/preview.js';
 import type { GitReader } from '../../git/git-reader.js';
 import { RepoCache } from '../../git/repo-cache.js';
 import type { Application } from '../../model/objects.js';
+import type { FileObject } from '../render-decision-resources.js';
 import { applicationSetsIn, mappedGit, parseYamlDocuments, readYamlDocuments, renderDeps } from '../render-applicationsets.js';
 import { ApplicationIndex, byNamespaceAndName, compareApplicationSets, removedApplicationSet } from './compare.js';
 import { DIFF_SCHEMA_VERSION, summarize, type ApplicationSetDiff, type DiffReport } from './diff-report.js';
@@ -31,6 +32,8 @@ export interface GitDiffInput {
   readonly projectsFile?: string;
   readonly clusters: readonly V1Secret[];
   readonly configMaps: readonly V1ConfigMap[];
+  /** Duck-typed objects of the `--clusters` file, for clusterDecisionResource generators. */
+  readonly decisionObjects: readonly FileObject[];
   readonly assume: ControllerAssumptions;
 }
 
@@ -62,7 +65,7 @@ export async function gitDiff(input: GitDiffInput): Promise<DiffReport> {
       const git = pinnedGit(cache, snapshots, input.repos, ref);
       const projects = projectsIn([...documents, ...extraProjects], input.assume.controllerNamespace);
       const appsets = applicationSetsIn(documents, input.assume.controllerNamespace).map((a) => ({ ...a, metadata: { ...a.metadata, uid: previewUid(a) } }));
-      return { commit, appsets, deps: previewDeps(renderDeps(git, input.clusters, input.configMaps), projects, input.assume) };
+      return { commit, appsets, deps: previewDeps(renderDeps(git, input.clusters, input.configMaps, input.decisionObjects), projects, input.assume) };
     };
     const base = await side(snapshots.base, SIDE_REFS.base);
     const head = await side(snapshots.head, SIDE_REFS.head);

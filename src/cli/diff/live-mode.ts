@@ -5,6 +5,7 @@ import type { Application } from '../../model/objects.js';
 import { SECRET_TYPE_LABEL } from '../../model/secrets.js';
 import { RepoCache } from '../../git/repo-cache.js';
 import { ExpectedFailure } from '../expected-failure.js';
+import type { FileObject } from '../render-decision-resources.js';
 import { applicationSetsIn, mappedGit, readYamlDocuments, renderDeps } from '../render-applicationsets.js';
 import { ApplicationIndex, byNamespaceAndName, compareApplicationSets } from './compare.js';
 import { DIFF_SCHEMA_VERSION, summarize, type DiffReport } from './diff-report.js';
@@ -21,7 +22,7 @@ export interface LiveDiffInput {
   /** `--projects`: AppProjects instead of the cluster's. */
   readonly projectsFile?: string;
   /** `--clusters`: cluster Secrets instead of the cluster's (and SCM, plugin Secrets and ConfigMaps as for render). */
-  readonly clusters?: { readonly secrets: readonly V1Secret[]; readonly configMaps: readonly V1ConfigMap[] };
+  readonly clusters?: { readonly secrets: readonly V1Secret[]; readonly configMaps: readonly V1ConfigMap[]; readonly decisionObjects: readonly FileObject[] };
   readonly assume: ControllerAssumptions;
 }
 
@@ -60,11 +61,15 @@ export async function liveDiff(input: LiveDiffInput): Promise<DiffReport> {
   }>;
   const uidOf = new Map(liveSets.map((s) => [`${s.metadata.namespace}/${s.metadata.name}`, s.metadata.uid]));
   const projectDocs = input.projectsFile ? readYamlDocuments(input.projectsFile) : await listCustom(custom, namespace, 'appprojects');
-  const clusters = input.clusters ?? { secrets: await clusterSecrets(kc.makeApiClient(CoreV1Api), namespace), configMaps: [] };
+  const clusters = input.clusters ?? { secrets: await clusterSecrets(kc.makeApiClient(CoreV1Api), namespace), configMaps: [], decisionObjects: [] };
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-diff-cache-'));
   try {
     const git = mappedGit(new RepoCache({ root: cacheRoot }), input.repos);
-    const deps = previewDeps(renderDeps(git, clusters.secrets, clusters.configMaps), projectsIn(projectDocs.map(asProjectDocument), namespace), input.assume);
+    const deps = previewDeps(
+      renderDeps(git, clusters.secrets, clusters.configMaps, clusters.decisionObjects),
+      projectsIn(projectDocs.map(asProjectDocument), namespace),
+      input.assume,
+    );
     const keyed = appsets.map((a) => {
       const uid = uidOf.get(`${a.metadata.namespace}/${a.metadata.name}`);
       return { ...a, metadata: { ...a.metadata, uid: uid ?? `appset-diff:new:${a.metadata.namespace}/${a.metadata.name}` } };

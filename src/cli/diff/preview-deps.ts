@@ -36,6 +36,7 @@ export function projectsIn(documents: readonly unknown[], controllerNamespace: s
  */
 export function previewDeps(generate: GenerateDeps, projects: ReadonlyMap<string, AppProjectSpec>, assume: ControllerAssumptions): PreviewDeps {
   const plugins = generate.plugins;
+  const decisions = generate.decisionResources;
   return {
     ...generate,
     controllerNamespace: assume.controllerNamespace,
@@ -43,6 +44,7 @@ export function previewDeps(generate: GenerateDeps, projects: ReadonlyMap<string
     tenantGit: () => generate.git,
     tenantScm: () => generate.scm,
     ...(plugins ? { tenantPlugins: () => plugins } : {}),
+    ...(decisions ? { tenantDecisionResources: (tenant) => decisions(tenant.namespace) } : {}),
     quotas: assume.quotas,
     settings: { policy: assume.policy, enablePolicyOverride: assume.enablePolicyOverride, maxDeleteShare: assume.maxDeleteShare },
   };

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { CommandValues } from '../../config/option-table.js';
 import { RepoCache } from '../../git/repo-cache.js';
-import { applicationSetsIn, mappedGit, readClusterSecrets, readConfigMaps, readYamlDocuments, renderDeps } from '../render-applicationsets.js';
+import {
+  applicationSetsIn,
+  mappedGit,
+  readClusterSecrets,
+  readConfigMaps,
+  readDecisionObjects,
+  readYamlDocuments,
+  renderDeps,
+} from '../render-applicationsets.js';
 import { readAssumptions } from './assumption-settings.js';
 import { ApplicationIndex, compareApplicationSets } from './compare.js';
 import { previewDeps, projectsIn } from './preview-deps.js';
@@ -31,7 +39,11 @@ export async function validateFiles(input: ValidateInput): Promise<string[]> {
   const cacheRoot = mkdtempSync(join(tmpdir(), 'appset-validate-'));
   try {
     const git = mappedGit(new RepoCache({ root: cacheRoot }), input.repos);
-    const deps = previewDeps(renderDeps(git, readClusterSecrets(input.clustersFile), readConfigMaps(input.clustersFile)), projects, assume);
+    const deps = previewDeps(
+      renderDeps(git, readClusterSecrets(input.clustersFile), readConfigMaps(input.clustersFile), readDecisionObjects(input.clustersFile)),
+      projects,
+      assume,
+    );
     const diffs = await compareApplicationSets(deps, appsets, new ApplicationIndex([]), () => 'added', { ownKeysOnly: false }, pino({ level: 'silent' }));
     return diffs
       .filter((d) => d.verdict.result !== 'accepted')

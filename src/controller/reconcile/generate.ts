@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { GitReader } from '../../git/git-reader.js';
 import type { ScmAccess } from '../../scm/access.js';
 import type { PluginAccess } from '../../scm/plugin/access.js';
+import type { DecisionResourceAccess } from '../../generators/decision-resources.js';
 import type { Interpolate } from '../../generators/generator.js';
 import type { GeneratorRegistry } from '../../generators/registry.js';
 import type { GeneratorOutput } from '../../model/applicationset-types.js';
@@ -22,6 +23,8 @@ export interface GenerateDeps {
   readonly scm: ScmAccess;
   /** Plugin services under this ApplicationSet's rules (the platform's, or its tenant's); absent: plugin generators fail. */
   readonly plugins?: PluginAccess;
+  /** The duck-typed resource access of the ApplicationSets of one namespace (the platform's, or its tenant's); absent: clusterDecisionResource generators fail. */
+  readonly decisionResources?: (namespace: string) => DecisionResourceAccess;
   /** Receives each top-level generator entry's run time in seconds, by generator name (failed runs too). */
   readonly observeGenerator?: (generator: string, seconds: number) => void;
 }
@@ -45,6 +48,7 @@ export async function generate(appset: ApplicationSetObject, deps: GenerateDeps,
     goTemplate: appset.spec.goTemplate === true,
     scm: deps.scm,
     ...(deps.plugins ? { plugins: deps.plugins } : {}),
+    ...(deps.decisionResources ? { decisionResources: deps.decisionResources(appset.metadata.namespace) } : {}),
     applicationSetName: appset.metadata.name,
     interpolate: interpolatorFor(appset, deps.engine),
   };

@@ -1,6 +1,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { GitReader } from '../../git/git-reader.js';
+import type { DecisionResourceAccess } from '../../generators/decision-resources.js';
 import { parseClusterSecret } from '../../generators/cluster-secrets.js';
 import type { RenderedApplication } from '../../model/applicationset-types.js';
 import type { ScmAccess } from '../../scm/access.js';
@@ -33,6 +34,8 @@ export interface CheckDeps extends GenerateDeps {
   readonly tenantScm: (tenant: TenantContext) => ScmAccess;
   /** The plugin access of one tenant: only its project's (or shared) ConfigMaps and Secrets, only addresses it may reach. */
   readonly tenantPlugins?: (tenant: TenantContext) => PluginAccess;
+  /** The duck-typed resource access of one tenant: only its own namespace, only ConfigMaps scoped to its project (or shared). */
+  readonly tenantDecisionResources?: (tenant: TenantContext) => DecisionResourceAccess;
   /** Application quotas of tenant namespaces (none when absent). */
   readonly quotas?: ApplicationQuotas;
 }
@@ -45,6 +48,7 @@ export function admit(deps: CheckDeps, appset: ApplicationSetObject): TenantCont
 
 /** Generator dependencies narrowed to what the tenant may reach: its repositories and its clusters. */
 export function tenantScoped(deps: CheckDeps, tenant: TenantContext): GenerateDeps {
+  const tenantDecisions = deps.tenantDecisionResources;
   return {
     ...deps,
     git: tenantGitReader(deps.tenantGit(tenant), tenant, deps.tenantRepoAllowances),
@@ -52,6 +56,8 @@ export function tenantScoped(deps: CheckDeps, tenant: TenantContext): GenerateDe
     // Never the platform's access: without a tenant access, a tenant's plugin generators are refused.
     plugins: deps.tenantPlugins?.(tenant) ?? noPluginAccess('plugin generators are not available to tenants here'),
     clusterSecrets: () => deps.clusterSecrets().filter((secret) => isClusterPermitted(tenant.project, clusterOf(secret))),
+    // Never the platform's access either: without a tenant access, a tenant's clusterDecisionResource generators fail.
+    decisionResources: tenantDecisions ? () => tenantDecisions(tenant) : undefined,
   };
 }
 

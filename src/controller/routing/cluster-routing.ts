@@ -11,10 +11,13 @@ export function clusterGeneratorSpecs(spec: unknown): unknown[] {
 
 /**
  * True if a change of a cluster Secret (its old and new labels) can change what this ApplicationSet
- * generates: some clusters generator's selector matches the old or the new version. A selector that
+ * generates: some clusters generator's selector matches the old or the new version, or it has a
+ * clusterDecisionResource generator. A selector that
  * cannot be parsed counts as matching, so the reconcile runs and reports the broken spec.
  */
 export function clusterChangeConcerns(spec: unknown, old: SecretLabels, next: SecretLabels): boolean {
+  // A clusterDecisionResource generator joins its decisions with every cluster by name, whatever the labels.
+  if (generatorsOfKind(spec, 'clusterDecisionResource').length > 0 && (old !== undefined || next !== undefined)) return true;
   const versions = [old, next].filter((labels): labels is Readonly<Record<string, string>> => labels !== undefined);
   return clusterGeneratorSpecs(spec).some((generator) => {
     let selector;

@@ -4,8 +4,11 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -65,7 +68,7 @@ func settingsObjects() []runtime.Object {
 // newReconciler wires Argo CD's ApplicationSetReconciler as argocd-applicationset-controller does with default
 // flags, except that the cluster is controller-runtime's fake client and client-go's fake clientset (both holding
 // the ApplicationSets' world: settings, the default project, the Secrets) and the repo server runs in-process.
-func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, secrets []*corev1.Secret, configMaps []*corev1.ConfigMap, repos *localRepoServer) (*controllers.ApplicationSetReconciler, error) {
+func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, secrets []*corev1.Secret, configMaps []*corev1.ConfigMap, ducks []*unstructured.Unstructured, repos *localRepoServer) (*controllers.ApplicationSetReconciler, error) {
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return nil, err
@@ -101,7 +104,18 @@ func newReconciler(ctx context.Context, appsets []*argov1alpha1.ApplicationSet, 
 	// The controller's defaults: Git submodules on, the old Git file globbing, SCM providers allowed, no root CA.
 	argoCDService := services.NewArgoCDService(argoDB, true, repos, false)
 	scmConfig := generators.NewSCMConfig("", nil, true, false, github_app.NewAuthCredentials(argoDB.(db.RepoCredsDB)), false)
-	dynamicClient := dynamicfake.NewSimpleDynamicClient(scheme)
+	// The clusterDecisionResource generator lists its duck-typed resource through the dynamic client, by the
+	// resource its ConfigMap names ("kind: placementdecisions"); the fake files each object under the plural
+	// client-go guesses from its kind. The fake ignores field selectors: a lookup by name sees every object of
+	// the kind in the namespace, so the corpus keeps one object per kind that is looked up by name.
+	listKinds := map[schema.GroupVersionResource]string{}
+	duckObjects := make([]runtime.Object, 0, len(ducks))
+	for _, duck := range ducks {
+		resource, _ := meta.UnsafeGuessKindToResource(duck.GroupVersionKind())
+		listKinds[resource] = duck.GetKind() + "List"
+		duckObjects = append(duckObjects, duck.DeepCopy())
+	}
+	dynamicClient := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), listKinds, duckObjects...)
 
 	return &controllers.ApplicationSetReconciler{
 		Client:     ctrlClient,

@@ -118,12 +118,16 @@ func run(ctx context.Context, opts options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ducks, err := readDuckObjects(opts.clusters)
+	if err != nil {
+		return err
+	}
 	repos, err := newLocalRepoServer(opts.repos)
 	if err != nil {
 		return err
 	}
 	defer repos.close()
-	reconciler, err := newReconciler(ctx, appsets, secrets, configMaps, repos)
+	reconciler, err := newReconciler(ctx, appsets, secrets, configMaps, ducks, repos)
 	if err != nil {
 		return err
 	}

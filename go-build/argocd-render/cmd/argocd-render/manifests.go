@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -142,4 +143,35 @@ func readSecrets(file string) ([]*corev1.Secret, error) {
 		secret.StringData = nil
 	}
 	return secrets, nil
+}
+
+// readDuckObjects reads the documents of the --clusters file that are neither Secrets nor ConfigMaps: the
+// duck-typed resources clusterDecisionResource generators read, in the argocd namespace unless they name another.
+func readDuckObjects(file string) ([]*unstructured.Unstructured, error) {
+	if file == "" {
+		return nil, nil
+	}
+	docs, err := readDocuments(file)
+	if err != nil {
+		return nil, err
+	}
+	var objects []*unstructured.Unstructured
+	for i, doc := range docs {
+		meta, err := header(file, i, doc)
+		if err != nil {
+			return nil, err
+		}
+		if meta.Kind == "" || meta.APIVersion == "" || meta.Kind == "Secret" || meta.Kind == "ConfigMap" {
+			continue
+		}
+		object := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &object.Object); err != nil {
+			return nil, fmt.Errorf("%s: document %d is not an object: %w", file, i+1, err)
+		}
+		if object.GetNamespace() == "" {
+			object.SetNamespace(argoCDNamespace)
+		}
+		objects = append(objects, object)
+	}
+	return objects, nil
 }
