@@ -84,6 +84,20 @@ const CASES: Array<{ rule: string; base: string; head: string; key: string; sett
     result: 'failed',
   },
   {
+    rule: "tenant: a templatePatch switches the Application's project",
+    base: ok,
+    head: appset({
+      namespace: 'team-a',
+      elements: envs('dev'),
+      name_template: 'guestbook-{{.env}}',
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'team-a-{{.env}}' },
+      extra: { goTemplate: true, templatePatch: '{"spec": {"project": "default"}}' },
+    }),
+    key: 'team-a/guestbook',
+    // Found at the render stage (a render error the controller retries), before the tenant check.
+    result: 'failed',
+  },
+  {
     rule: 'tenant: Application source outside sourceRepos',
     base: ok,
     head: appset({ namespace: 'team-a', elements: envs('dev'), repoURL: 'https://other.example/x.git' }),
