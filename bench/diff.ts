@@ -78,7 +78,7 @@ function buildMonorepo(sets: number, apps: number): { repo: string; checkouts: {
   git(repo, ['tag', 'head']);
   const checkout = (rev: string): string => {
     const dir = join(root, rev);
-    git(root, ['clone', '-q', '--branch', rev, repo, dir]);
+    git(root, ['-c', 'advice.detachedHead=false', 'clone', '-q', '--branch', rev, repo, dir]);
     return dir;
   };
   return { repo, root, checkouts: { base: checkout('base'), head: checkout('head') } };
