@@ -293,20 +293,19 @@ describe('reconciler with progressive syncs (unit)', () => {
     base.spec.strategy = { type: 'RollingSync', rollingSync: { steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] }] } };
     return base;
   };
-  const live = (name: string): KubeObject =>
-    ({
-      apiVersion: 'argoproj.io/v1alpha1',
-      kind: 'Application',
-      metadata: {
-        name,
-        namespace: 'argocd',
-        uid: `uid-${name}`,
-        resourceVersion: '3',
-        ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-argocd', controller: true }],
-      },
-      spec: {},
-      status: { sync: { status: 'OutOfSync', revision: 'r1' }, health: { status: 'Missing' } },
-    }) as KubeObject;
+  const live = (name: string): KubeObject => ({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name,
+      namespace: 'argocd',
+      uid: `uid-${name}`,
+      resourceVersion: '3',
+      ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-argocd', controller: true }],
+    },
+    spec: {},
+    status: { sync: { status: 'OutOfSync', revision: 'r1' }, health: { status: 'Missing' } },
+  });
 
   it('writes the Applications without automated sync and reports RolloutProgressing', async () => {
     const h = harness([rolling()], { progressiveSyncs: true });
