@@ -67,9 +67,11 @@ function compileCall(node: HbsNode, helpers: Readonly<Record<string, Helper>>): 
     params.push(value);
   }
   const loc = node['loc'];
+  const count = params.length;
   return (context, data) => {
-    const args = params.map((param) => param(context, data));
-    args.push({ name, hash: {}, data, loc });
+    const args: unknown[] = new Array(count + 1);
+    for (let i = 0; i < count; i++) args[i] = (params[i] as Value)(context, data);
+    args[count] = { name, hash: {}, data, loc };
     return helper.apply(context ?? NULL_CONTEXT, args);
   };
 }
