@@ -1,6 +1,7 @@
-// Queue benchmark: throughput (keys/s) and add→start latency of the in-memory queue and of the BullMQ
-// queue with 1 and 3 worker processes, side by side in one run, on a private redis-server; plus the
-// Redis commands BullMQ costs per key and the ceiling redis-benchmark gives for that command mix.
+// Queue benchmark: throughput (keys/s) and add→start latency of the in-memory queue, of plain BullMQ
+// (the baseline: no deduplication, priorities or backoff) and of the BullMQ work queue, with 1 and 3
+// worker processes, side by side in one run on a private redis-server; the work queue ÷ plain BullMQ
+// ratios; the Redis commands each costs per key and the ceiling redis-benchmark gives for the mix.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,12 +13,15 @@ import { waitFor } from '../src/environment/local/wait-for.js';
 import { addAll } from '../test/queue/load.js';
 import { preciseNow, workerKey } from '../test/queue/worker-config.js';
 import { WorkerProcesses } from '../test/queue/worker-processes.js';
+import { PlainBullMqProducer, plainWorkerScript } from './queue-plain.js';
 import { readRuns } from '../test/queue/worker-records.js';
 import { writeBenchResults } from './results-file.js';
 import { commandStats, countsBetween, keysPerSecondCeiling, redisBenchmarkRates, topLevelCommandsDuring, total, type CommandCounts } from './queue-redis.js';
 import { roundTo as round } from './statistics.js';
 
 const KEYS = Number(process.env.QUEUE_BENCH_KEYS ?? 20_000);
+/** Rounds of plain-then-queue pairs per process count; ratios are medians over them. */
+const ROUNDS = Number(process.env.QUEUE_BENCH_ROUNDS ?? 2);
 const CONCURRENCY = 50;
 const PARALLEL_ADDS = 64;
 const PACED_KEYS = 1_000;
@@ -93,13 +97,26 @@ function pacedFigures(subject: string, addedAt: Map<string, number>, allStarts: 
   return { ...figures(`${subject}, paced`, addedAt, starts, begin, Math.max(...starts.values())), keysPerSecond: Number.NaN };
 }
 
-async function benchBullMq(redisUrl: string, processes: number, dir: string): Promise<{ figures: Figures[]; commands: CommandCounts }> {
-  const name = `bench-${processes}`;
-  const subject = `bullmq, ${processes} worker process${processes > 1 ? 'es' : ''}`;
+/** A queue on Redis the benchmark drives: this work queue or the plain BullMQ baseline. */
+interface RedisSubject {
+  label: string;
+  /** Worker program; undefined = this queue's (test/queue/worker-process.ts). */
+  script?: string;
+  producer(redisUrl: string, name: string): { add(key: string): Promise<void>; close(): Promise<void> };
+}
+
+const THIS_QUEUE: RedisSubject = { label: 'queue', producer: (url, name) => new BullMqWorkQueue({ name, connection: { url } }) };
+const PLAIN: RedisSubject = { label: 'plain bullmq', script: plainWorkerScript, producer: (url, name) => new PlainBullMqProducer(url, name) };
+
+let queueNumber = 0;
+
+async function benchBullMq(redisUrl: string, subject: RedisSubject, processes: number, dir: string): Promise<{ figures: Figures[]; commands: CommandCounts }> {
+  const name = `bench-${queueNumber++}`;
+  const label = `${subject.label}, ${processes} worker process${processes > 1 ? 'es' : ''}`;
   const recordFile = join(dir, `${name}.tsv`);
-  const workers = new WorkerProcesses();
+  const workers = new WorkerProcesses(subject.script);
   await workers.start(processes, { redisUrl, name, recordFile, concurrency: CONCURRENCY, maxHandlerMs: 0 });
-  const producer = new BullMqWorkQueue({ name, connection: { url: redisUrl } });
+  const producer = subject.producer(redisUrl, name);
   const ended = (): number => readRuns(recordFile).filter((run) => run.end !== undefined).length;
   try {
     const before = await commandStats(redisUrl);
@@ -109,10 +126,10 @@ async function benchBullMq(redisUrl: string, processes: number, dir: string): Pr
     const commands = countsBetween(before, await commandStats(redisUrl));
     const runs = readRuns(recordFile);
     const end = Math.max(...runs.map((run) => run.end ?? 0));
-    const saturated = figures(subject, addedAt, new Map(runs.map((run) => [run.key, run.start])), begin, end);
+    const saturated = figures(label, addedAt, new Map(runs.map((run) => [run.key, run.start])), begin, end);
     const pacedAdds = await addPaced((key) => producer.add(key), keyList(`${name}-paced`).slice(0, PACED_KEYS), PACED_GAP_MS);
     await waitFor(() => ended() >= KEYS + PACED_KEYS, { what: `${name} paced keys`, timeoutMs: 60_000, intervalMs: 100 });
-    const paced = pacedFigures(subject, pacedAdds, new Map(readRuns(recordFile).map((run) => [run.key, run.start])));
+    const paced = pacedFigures(label, pacedAdds, new Map(readRuns(recordFile).map((run) => [run.key, run.start])));
     return { figures: [saturated, paced], commands };
   } finally {
     await producer.close();
@@ -121,21 +138,26 @@ async function benchBullMq(redisUrl: string, processes: number, dir: string): Pr
 }
 
 /** A small extra run under MONITOR, to split client round trips from the commands scripts run inside Redis. */
-async function roundTripsPerKey(redisUrl: string, dir: string): Promise<{ client: CommandCounts; script: CommandCounts }> {
+async function roundTripsPerKey(redisUrl: string, subject: RedisSubject, dir: string): Promise<{ client: CommandCounts; script: CommandCounts }> {
   const keys = 500;
-  const name = 'bench-monitor';
+  const name = `bench-monitor-${queueNumber++}`;
   const recordFile = join(dir, `${name}.tsv`);
-  const workers = new WorkerProcesses();
+  const workers = new WorkerProcesses(subject.script);
   await workers.start(1, { redisUrl, name, recordFile, concurrency: CONCURRENCY, maxHandlerMs: 0 });
-  const producer = new BullMqWorkQueue({ name, connection: { url: redisUrl } });
+  const producer = subject.producer(redisUrl, name);
+  const ended = (): number => readRuns(recordFile).filter((run) => run.end !== undefined).length;
   try {
+    // One key first, so every connection is up and the queue's meta written before MONITOR starts:
+    // set-up is not a per-key cost, and ioredis misreads a MONITOR line that races with its set-up replies.
+    await producer.add('warm-up');
+    await waitFor(() => ended() >= 1, { what: 'warm-up run', timeoutMs: 60_000 });
     const seen = await topLevelCommandsDuring(redisUrl, async () => {
       await addAll(
         producer,
         Array.from({ length: keys }, (_, i) => workerKey(i)),
         PARALLEL_ADDS,
       );
-      await waitFor(() => readRuns(recordFile).filter((run) => run.end !== undefined).length >= keys, { what: 'monitored run', timeoutMs: 60_000 });
+      await waitFor(() => ended() >= keys + 1, { what: 'monitored run', timeoutMs: 60_000 });
     });
     const perKey = (counts: CommandCounts): CommandCounts => Object.fromEntries(Object.entries(counts).map(([c, n]) => [c, round(n / keys)]));
     return { client: perKey(seen.clientCommands), script: perKey(seen.scriptCommands) };
@@ -145,33 +167,80 @@ async function roundTripsPerKey(redisUrl: string, dir: string): Promise<{ client
   }
 }
 
+/** One round for one process count: the plain baseline, run right before this queue. */
+interface Round {
+  processes: number;
+  plain: { figures: Figures[]; commands: CommandCounts };
+  queue: { figures: Figures[]; commands: CommandCounts };
+}
+
+const throughput = (f: Figures | undefined): number => f?.keysPerSecond ?? Number.NaN;
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** This queue ÷ plain BullMQ, per round and the median, for `processes` worker processes. */
+function versusPlain(rounds: Round[], processes: number): { perRound: number[]; median: number } {
+  const perRound = rounds.filter((r) => r.processes === processes).map((r) => round(throughput(r.queue.figures[0]) / throughput(r.plain.figures[0])));
+  return { perRound, median: round(median(perRound)) };
+}
+
 async function main(): Promise<void> {
   const run = createRunDir();
   const redis = await startRedis(run);
   try {
     const memory = await benchMemory();
-    const one = await benchBullMq(redis.url, 1, run.root);
-    const three = await benchBullMq(redis.url, 3, run.root);
-    const trips = await roundTripsPerKey(redis.url, run.root);
+    const rounds: Round[] = [];
+    // Plain and this queue alternate, so a change in the machine's load hits both sides of a ratio alike.
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const processes of [1, 3]) {
+        const plain = await benchBullMq(redis.url, PLAIN, processes, run.root);
+        const queue = await benchBullMq(redis.url, THIS_QUEUE, processes, run.root);
+        rounds.push({ processes, plain, queue });
+      }
+    }
+    const plainTrips = await roundTripsPerKey(redis.url, PLAIN, run.root);
+    const trips = await roundTripsPerKey(redis.url, THIS_QUEUE, run.root);
     const rates = redisBenchmarkRates(redis.port);
     const ceiling = Math.round(keysPerSecondCeiling(trips.client, rates));
-    const rows = [...memory, ...one.figures, ...three.figures];
+    const rows = [...memory, ...rounds.flatMap((r) => [...r.plain.figures, ...r.queue.figures])];
     console.table(rows);
     const [memSat] = memory;
-    const [oneSat] = one.figures;
-    const [threeSat] = three.figures;
-    const throughput = (f: Figures | undefined): number => f?.keysPerSecond ?? Number.NaN;
+    const medianOf = (processes: number, side: 'plain' | 'queue'): number =>
+      median(rounds.filter((r) => r.processes === processes).map((r) => throughput(r[side].figures[0])));
+    const one = versusPlain(rounds, 1);
+    const three = versusPlain(rounds, 3);
     const ratios = {
-      bullmq3VsBullmq1Throughput: round(throughput(threeSat) / throughput(oneSat)),
-      bullmq1VsMemoryThroughput: round(throughput(oneSat) / throughput(memSat)),
-      bullmq1VsRedisBenchmarkCeiling: round(throughput(oneSat) / ceiling),
-      bullmq3VsRedisBenchmarkCeiling: round(throughput(threeSat) / ceiling),
+      queueVsPlainBullmq1Process: one.median,
+      queueVsPlainBullmq3Processes: three.median,
+      queueVsPlainBullmq1ProcessPerRound: one.perRound,
+      queueVsPlainBullmq3ProcessesPerRound: three.perRound,
+      queue3VsQueue1Throughput: round(medianOf(3, 'queue') / medianOf(1, 'queue')),
+      queue1VsMemoryThroughput: round(medianOf(1, 'queue') / throughput(memSat)),
+      queue1VsRedisBenchmarkCeiling: round(medianOf(1, 'queue') / ceiling),
+      queue3VsRedisBenchmarkCeiling: round(medianOf(3, 'queue') / ceiling),
     };
+    const perKeyOfRuns = (side: 'plain' | 'queue', processes: number): number =>
+      round(median(rounds.filter((r) => r.processes === processes).map((r) => total(r[side].commands) / KEYS)));
     const redisFigures = {
       clientRoundTripsPerKey: round(total(trips.client)),
       scriptCommandsPerKey: round(total(trips.script)),
       clientCommandsPerKey: trips.client,
-      commandstatsCallsPerKey3Workers: round(total(three.commands) / KEYS),
+      scriptCommandsPerKeyByName: trips.script,
+      plainBullmq: {
+        clientRoundTripsPerKey: round(total(plainTrips.client)),
+        scriptCommandsPerKey: round(total(plainTrips.script)),
+        clientCommandsPerKey: plainTrips.client,
+        scriptCommandsPerKeyByName: plainTrips.script,
+      },
+      commandstatsCallsPerKey: {
+        queue1: perKeyOfRuns('queue', 1),
+        queue3: perKeyOfRuns('queue', 3),
+        plain1: perKeyOfRuns('plain', 1),
+        plain3: perKeyOfRuns('plain', 3),
+      },
       redisBenchmarkRequestsPerSecond: rates,
       redisBenchmarkCeilingKeysPerSecond: ceiling,
     };
@@ -179,11 +248,12 @@ async function main(): Promise<void> {
     console.log('redis:', { ...redisFigures, redisBenchmarkRequestsPerSecond: undefined });
     const file = writeBenchResults('queue', {
       keys: KEYS,
+      rounds: ROUNDS,
       concurrencyPerProcess: CONCURRENCY,
+      plainBaseline: 'bullmq Queue.add(name, { key, dueAt }, { removeOnComplete: true, removeOnFail: true }); Worker with a no-op handler',
       results: rows,
       ratios,
       redis: redisFigures,
-      commandstatsPerRun: { bullmq1: one.commands, bullmq3: three.commands },
     });
     console.log(`written to ${file}`);
   } finally {

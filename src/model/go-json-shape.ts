@@ -29,8 +29,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** `value` after json.Unmarshal into the shape's root struct and json.Marshal back. A value of the wrong JSON type is kept. */
 export function goJsonRoundTrip(value: unknown, shape: GoShape): unknown {
-  const codec = codecFor(shape);
-  return codec.encode(codec.decode(value, { struct: shape.root }), { struct: shape.root });
+  return codecFor(shape).roundTrip(value, { struct: shape.root });
 }
 
 /** One codec per shape: its field tables are built once. */
@@ -94,6 +93,39 @@ class GoJsonCodec {
     return out;
   }
 
+  /**
+   * encode(decode(value, type), type) in one pass, without building the decoded value: a render normalizes every
+   * Application it makes, so this runs once per Application. Each case is what decode then encode give.
+   */
+  roundTrip(value: unknown, type: GoType): unknown {
+    const absent = value === null || value === undefined;
+    if (type === 'any') return absent ? null : value;
+    if (type === 'string' || type === 'bool' || type === 'number') return absent ? zero(type) : value;
+    if ('struct' in type) {
+      if (!absent && !isObject(value)) return value;
+      return this.roundTripStruct(isObject(value) ? value : {}, this.table(type.struct));
+    }
+    if (absent) return null;
+    if ('ptr' in type) return this.roundTrip(value, type.ptr);
+    if ('slice' in type) return Array.isArray(value) ? value.map((item) => this.roundTrip(item, type.slice)) : value;
+    if (!isObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = this.roundTrip(value[key], type.map);
+    return out;
+  }
+
+  /** A struct's fields in declaration order; omitempty looks at the decoded value, as encoding/json does. */
+  private roundTripStruct(object: Record<string, unknown>, table: StructTable): Record<string, unknown> {
+    const loose = looseFields(object, table);
+    const out: Record<string, unknown> = {};
+    for (const field of table.fields) {
+      const raw = Object.hasOwn(object, field.json) ? object[field.json] : loose?.get(field);
+      if (field.omitempty && isEmptyAfterDecode(raw, field.type)) continue;
+      out[field.json] = this.roundTrip(raw, field.type);
+    }
+    return out;
+  }
+
   /** json.Marshal of a Go value of `type`. */
   encode(value: GoValue, type: GoType): unknown {
     if (value === undefined) return null;
@@ -115,6 +147,30 @@ class GoJsonCodec {
 /** Go's zero value of a scalar type. */
 function zero(type: 'string' | 'bool' | 'number'): GoValue {
   return type === 'string' ? '' : type === 'bool' ? false : 0;
+}
+
+/**
+ * Fields named by a key that matches only case-insensitively (decodeStruct's rule: used when the exact key is
+ * absent; the last such key wins); undefined when there is none, the usual case.
+ */
+function looseFields(object: Record<string, unknown>, table: StructTable): Map<GoField, unknown> | undefined {
+  let loose: Map<GoField, unknown> | undefined;
+  for (const key of Object.keys(object)) {
+    if (table.byName.has(key)) continue;
+    const field = table.byLowerName.get(key.toLowerCase());
+    if (field && !Object.hasOwn(object, field.json)) (loose ??= new Map()).set(field, object[key]);
+  }
+  return loose;
+}
+
+/**
+ * isEmpty(decode(raw, type), type) without decoding: decode keeps a present value's scalar-ness, length and keys
+ * (or keeps the value itself), turns an absent one into nil or a scalar's zero value (both empty), and an absent
+ * struct into a struct, which is never empty.
+ */
+function isEmptyAfterDecode(raw: unknown, type: GoType): boolean {
+  if (raw === null || raw === undefined) return !(typeof type === 'object' && 'struct' in type);
+  return isEmpty(raw, type);
 }
 
 /** encoding/json's omitempty: false, 0, "", nil, and empty slices and maps; a struct is never empty. */

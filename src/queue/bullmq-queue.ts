@@ -3,6 +3,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { applicationSetLogger } from '../log/logger.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
+import { BatchedHashDelete } from './batched-hash-delete.js';
 import { addDelayedEarliestWins, JOB_NAME, jobOptions, type KeyJobData } from './bullmq-delayed-add.js';
 import { assertValidDelay, assertValidKey, encodeKey } from './keys.js';
 import { validateWorkQueueOptions } from './options.js';
@@ -48,6 +49,8 @@ export class BullMqWorkQueue implements WorkQueue {
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly log: Logger;
   private readonly prefix: string;
+  /** Backoff resets, one HDEL per batch of successful runs instead of one per run. */
+  private readonly backoffResets: BatchedHashDelete;
   private worker: Worker<KeyJobData> | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
   private delayedChain: Promise<unknown> = Promise.resolve();
@@ -72,6 +75,7 @@ export class BullMqWorkQueue implements WorkQueue {
     this.load = new TenantLoad(options.fairShareHalfLifeMs);
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ queue: options.name });
     this.producer = this.client('producer');
+    this.backoffResets = new BatchedHashDelete(this.producer, this.backoffKey());
     this.queue = new Queue(options.name, { connection: this.producer, prefix: this.prefix });
     // Delayed adds use WATCH, which is per connection: they get a connection and a queue of their own.
     this.delayedQueue = new Queue(options.name, { connection: this.client('producer'), prefix: this.prefix });
@@ -111,7 +115,7 @@ export class BullMqWorkQueue implements WorkQueue {
   async forget(key: string): Promise<void> {
     assertValidKey(key);
     this.assertOpen('forget');
-    await this.producer.hdel(this.backoffKey(), encodeKey(key));
+    await this.backoffResets.delete(encodeKey(key));
   }
 
   /** {@inheritDoc WorkQueue.process} */

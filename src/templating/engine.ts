@@ -3,6 +3,7 @@ import { TemplateProblem } from './template-problem.js';
 import { translateFasttemplate } from './fasttemplate.js';
 import { translateGoTemplate } from './gotemplate/translate.js';
 import type { HbsNode } from './hbs-ast.js';
+import { compileDirect } from './direct-template.js';
 import { runtimeHelpers } from './runtime-helpers.js';
 import type { RenderScope, TemplateData } from './scope.js';
 
@@ -23,12 +24,14 @@ export const DEFAULT_TEMPLATE_CACHE_SIZE = 5_000;
  */
 export class TemplateEngine {
   private readonly handlebars = Handlebars.create();
-  private readonly cache = new Map<string, CacheEntry>();
+  /** One map per style, keyed by the text itself: a hit costs no key building (the text's hash is cached). */
+  private readonly cache: Record<TemplateStyle, Map<string, CacheEntry>> = { fasttemplate: new Map(), goTemplate: new Map() };
   private readonly knownHelpers: Record<string, boolean> = {};
+  private readonly helpers = runtimeHelpers();
 
   constructor(private readonly cacheSize = DEFAULT_TEMPLATE_CACHE_SIZE) {
     for (const name of Object.keys(this.handlebars.helpers)) this.handlebars.unregisterHelper(name);
-    for (const [name, helper] of Object.entries(runtimeHelpers())) {
+    for (const [name, helper] of Object.entries(this.helpers)) {
       this.handlebars.registerHelper(name, helper as Handlebars.HelperDelegate);
       this.knownHelpers[name] = true;
     }
@@ -55,12 +58,12 @@ export class TemplateEngine {
 
   /** Number of compiled templates currently cached. */
   get cachedTemplates(): number {
-    return this.cache.size;
+    return this.cache.fasttemplate.size + this.cache.goTemplate.size;
   }
 
   /** True if the compiled form of `text` is in the cache. */
   isCached(style: TemplateStyle, text: string): boolean {
-    return this.cache.has(`${style}\u0000${text}`);
+    return this.cache[style].has(text);
   }
 
   /** The compiled template for `text`, from the cache when possible. */
@@ -70,16 +73,24 @@ export class TemplateEngine {
       if ('problem' in uncached) throw uncached.problem;
       return uncached.compiled;
     }
-    const key = `${style}\u0000${text}`;
-    let entry = this.cache.get(key);
+    const cache = this.cache[style];
+    let entry = cache.get(text);
     if (!entry) {
       entry = this.compile(style, text);
-      // First in, first out: a hit costs a lookup only; an evicted hot template is compiled once more.
-      if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(key, entry);
+      // First in, first out over both styles together: a hit costs a lookup only; an evicted hot template is compiled once more.
+      if (this.cachedTemplates >= this.cacheSize) this.evictOldest();
+      cache.set(text, entry);
     }
     if ('problem' in entry) throw entry.problem;
     return entry.compiled;
+  }
+
+  /** Drops the oldest entry of the larger style's map (FIFO per style; the bound holds for both together). */
+  private evictOldest(): void {
+    const { fasttemplate, goTemplate } = this.cache;
+    const fullest = fasttemplate.size >= goTemplate.size ? fasttemplate : goTemplate;
+    const oldest = fullest.keys().next();
+    if (!oldest.done) fullest.delete(oldest.value);
   }
 
   /** Translates and compiles, without the cache (also used by the benchmark's baseline). */
@@ -91,6 +102,9 @@ export class TemplateEngine {
       if (error instanceof TemplateProblem) return { problem: error };
       throw error;
     }
+    // Block-free programs run directly (same helpers, same result, without Handlebars' per-call set-up).
+    const direct = compileDirect(ast, this.helpers);
+    if (direct) return { compiled: direct };
     const compiled = this.handlebars.compile(ast, {
       noEscape: true,
       strict: false,

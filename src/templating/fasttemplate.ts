@@ -80,17 +80,19 @@ export function resolveFasttemplateTag(params: unknown, tag: string, segments: s
  * and without the memo a crafted tag could make the search exponential.
  */
 function walk(params: unknown, segments: string[]): unknown {
-  const failed = new Map<unknown, Set<number>>();
+  // Made on the first failed position only: the common tag (`a.b` naming nested maps) never needs it.
+  let failed: Map<unknown, Set<number>> | undefined;
   const from = (current: unknown, start: number): unknown => {
     if (start === segments.length) return current;
-    if (failed.get(current)?.has(start)) return undefined;
+    if (failed?.get(current)?.has(start)) return undefined;
     for (let end = start + 1; end <= segments.length; end++) {
-      const key = segments.slice(start, end).join('.');
+      const key = end === start + 1 ? (segments[start] as string) : segments.slice(start, end).join('.');
       const value = step(current, key);
       if (value === undefined) continue;
       const found = from(value, end);
       if (found !== undefined) return end === segments.length ? collapse(found, key) : found;
     }
+    failed ??= new Map();
     const seen = failed.get(current) ?? new Set<number>();
     failed.set(current, seen.add(start));
     return undefined;
@@ -103,8 +105,9 @@ function step(current: unknown, key: string): unknown {
   if (!isPlainMap(current)) return undefined;
   // Flat names come first: Argo CD's own `path[0]` is a name, not an index.
   const direct = ownValue(current, key);
+  if (direct !== undefined) return direct;
   const indexed = INDEXED.exec(key);
-  if (direct !== undefined || !indexed) return direct;
+  if (!indexed) return undefined;
   const base = ownValue(current, indexed[1] ?? '');
   const position = Number(indexed[2]);
   const list = Array.isArray(base) ? base : isPlainMap(base) ? ownValue(base, 'segments') : undefined;
@@ -113,7 +116,7 @@ function step(current: unknown, key: string): unknown {
 
 /** `path` names the map `{path, basename, ...}`: its same-named key is the value Argo CD's flat `path` had. */
 function collapse(value: unknown, key: string): unknown {
-  const last = key.split('.').at(-1) ?? key;
+  const last = key.slice(key.lastIndexOf('.') + 1);
   if (isPlainMap(value) && Object.hasOwn(value, last)) return value[last];
   return value;
 }

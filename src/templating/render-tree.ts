@@ -48,17 +48,30 @@ export function renderField(field: string, render: () => string): string {
  */
 export function renderTree(template: unknown, path: FieldPath | undefined, render: StringRenderer): unknown {
   if (typeof template === 'string') return renderLeaf(template, path, render);
-  if (Array.isArray(template)) return template.map((item: unknown, i) => renderTree(item, { parent: path, key: i }, render));
+  if (Array.isArray(template)) return template.map((item: unknown, i) => renderChild(item, path, i, render));
   if (!isPlainMap(template)) return template;
   const out: Record<string, unknown> = {};
   for (const rawKey of Object.keys(template)) {
-    const keyPath = { parent: path, key: rawKey };
-    const key = rawKey.includes('{{') ? renderKey(rawKey, keyPath, render) : rawKey;
-    if (isForbiddenName(key)) throw new RenderError(`the key '${key}' is not allowed`, formatPath(keyPath));
-    if (Object.hasOwn(out, key)) throw new RenderError(`renders the key '${key}', which another key of the same map also renders`, formatPath(keyPath));
-    out[key] = renderTree(template[rawKey], keyPath, render);
+    const key = rawKey.includes('{{') ? renderKey(rawKey, { parent: path, key: rawKey }, render) : rawKey;
+    if (isForbiddenName(key)) throw new RenderError(`the key '${key}' is not allowed`, formatPath({ parent: path, key: rawKey }));
+    if (Object.hasOwn(out, key))
+      throw new RenderError(`renders the key '${key}', which another key of the same map also renders`, formatPath({ parent: path, key: rawKey }));
+    out[key] = renderChild(template[rawKey], path, rawKey, render);
   }
   return out;
+}
+
+/** renderTree of one child; its path is only built for a container or an error (leaves are most of a template). */
+function renderChild(value: unknown, parent: FieldPath | undefined, key: string | number, render: StringRenderer): unknown {
+  if (typeof value === 'string') {
+    try {
+      return render(value);
+    } catch (error) {
+      throw asRenderError(error, formatPath({ parent, key }));
+    }
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  return renderTree(value, { parent, key }, render);
 }
 
 function renderLeaf(text: string, path: FieldPath | undefined, render: StringRenderer): string {

@@ -117,8 +117,12 @@ function goRange(this: unknown, ...args: unknown[]): string {
 
 const ftParam: Helper = (...args) => {
   const { values, data } = split(args);
-  const tag = String(values[0]);
-  const value = resolveFasttemplateTag(data.root, tag, values.slice(1) as string[]);
+  return fasttemplateParam(data, String(values[0]), values.slice(1) as string[]);
+};
+
+/** What `{{tag}}` prints in fasttemplate style (the `ft_param` helper; direct-template.ts calls it without Handlebars). */
+export function fasttemplateParam(data: TemplateData, tag: string, segments: string[]): string {
+  const value = resolveFasttemplateTag(data.root, tag, segments);
   const usable = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
   if (!usable) {
     const detail = value instanceof MissingValue ? '' : ` (it is ${value === null ? 'null' : 'a map or list'}; fasttemplate inserts only strings)`;
@@ -126,7 +130,7 @@ const ftParam: Helper = (...args) => {
     return `{{${tag}}}`;
   }
   return goFormat(value);
-};
+}
 
 /** Calls a template function by name: missing arguments are refused unless it is a guard; the clock is checked. */
 const goCall: Helper = (...args) => {

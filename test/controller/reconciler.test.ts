@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { KubeApiError } from '../../src/kube/transport/api-errors.js';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { OWNER_UID_INDEX, ownerUidsOf } from '../../src/controller/routing/caches.js';
@@ -57,6 +58,10 @@ interface World {
   readonly projects?: Readonly<Record<string, AppProjectSpec>>;
   readonly clusterSecrets?: V1Secret[];
   readonly applications?: KubeObject[];
+  /** `--enable-progressive-syncs`. */
+  readonly progressiveSyncs?: boolean;
+  /** Replaces the recording status writer (e.g. to answer 409). */
+  readonly statusWrite?: (status: ApplicationSetStatus) => Promise<string | undefined>;
 }
 
 /** A reconciler over real stores, the real generators and renderer, and recording writers. */
@@ -71,7 +76,10 @@ function harness(objects: KubeObject[], world: World = {}) {
   const statuses: ApplicationSetStatus[] = [];
   const events: Array<{ type: string; reason: string; message: string }> = [];
   const reporter = {
-    status: { write: (_target: unknown, status: ApplicationSetStatus) => pushed(statuses, status).then(() => undefined) },
+    status: {
+      write: (_target: unknown, status: ApplicationSetStatus) =>
+        world.statusWrite ? world.statusWrite(status) : pushed(statuses, status).then(() => undefined),
+    },
     events: { record: (_subject: unknown, event: { type: string; reason: string; message: string }) => pushed(events, event) },
     now: () => new Date('2026-12-01T00:00:00Z'),
     maxResourcesStatus: 5000,
@@ -93,7 +101,7 @@ function harness(objects: KubeObject[], world: World = {}) {
     },
     refresh: { clear: () => Promise.resolve() },
     reporter,
-    settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: 0.5 },
+    settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: 0.5, progressiveSyncs: world.progressiveSyncs ?? false },
     controllerNamespace: 'argocd',
     projects: (name) => (Object.hasOwn(projects, name) ? projects[name] : undefined),
   };
@@ -273,5 +281,50 @@ describe('the one failure path (runner): condition, Event, one log line, metric,
     assert.equal(warnings.length, 1);
     assert.match(String(warnings[0]?.reason), /AppProject team-a does not exist/);
     assert.doesNotMatch(JSON.stringify(warnings[0]), /stack/);
+  });
+});
+
+describe('reconciler with progressive syncs (unit)', () => {
+  const rolling = (): KubeObject => {
+    const base = appset('argocd', [{ env: 'dev' }, { env: 'prod' }]) as { spec: Record<string, unknown> } & KubeObject;
+    const template = base.spec.template as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    template.metadata.labels = { env: '{{env}}' };
+    template.spec.syncPolicy = { automated: { prune: true } };
+    base.spec.strategy = { type: 'RollingSync', rollingSync: { steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] }] } };
+    return base;
+  };
+  const live = (name: string): KubeObject => ({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name,
+      namespace: 'argocd',
+      uid: `uid-${name}`,
+      resourceVersion: '3',
+      ownerReferences: [{ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-argocd', controller: true }],
+    },
+    spec: {},
+    status: { sync: { status: 'OutOfSync', revision: 'r1' }, health: { status: 'Missing' } },
+  });
+
+  it('writes the Applications without automated sync and reports RolloutProgressing', async () => {
+    const h = harness([rolling()], { progressiveSyncs: true });
+    assert.deepEqual(await h.reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
+    for (const app of h.applied) assert.equal((app.spec.syncPolicy as { automated?: unknown } | undefined)?.automated, undefined, app.metadata.name);
+    assert.equal(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'RolloutProgressing')?.message, 'ApplicationSet Rollout has completed');
+  });
+
+  it('without the switch, a RollingSync set keeps automated sync, as Argo CD', async () => {
+    const h = harness([rolling()]);
+    await h.reconcile('argocd/guestbook', ctx);
+    assert.ok(h.applied.every((app) => (app.spec.syncPolicy as { automated?: unknown }).automated !== undefined));
+  });
+
+  it('a rollout status write that meets a newer ApplicationSet writes nothing else and looks again shortly', async () => {
+    const conflict = () => Promise.reject(new KubeApiError(409, undefined, 'HTTP 409 Conflict'));
+    const h = harness([rolling()], { progressiveSyncs: true, applications: [live('guestbook-dev'), live('guestbook-prod')], statusWrite: conflict });
+    assert.deepEqual(await h.reconcile('argocd/guestbook', ctx), { kind: 'requeue', afterMs: 1_000 });
+    assert.deepEqual(h.applied, [], 'no Application written on a stale rollout decision');
+    assert.deepEqual(h.events, []);
   });
 });

@@ -1,9 +1,8 @@
-import type { BullMqWorkQueue } from '../../src/queue/bullmq-queue.js';
 import { preciseNow, workerKey } from './worker-config.js';
 
 /** Adds `keys` in order with `parallel` adds in flight; returns each key's last add time (taken before the call). */
 export async function addAll(
-  queue: BullMqWorkQueue,
+  queue: { add(key: string): Promise<void> },
   keys: string[],
   parallel: number,
   onError?: (error: unknown) => Promise<void>,

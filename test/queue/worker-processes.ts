@@ -4,16 +4,19 @@ import { waitFor } from '../../src/environment/local/wait-for.js';
 import type { WorkerProcessConfig } from './worker-config.js';
 import { readyPids } from './worker-records.js';
 
-const script = fileURLToPath(new URL('./worker-process.js', import.meta.url));
+const queueWorkerScript = fileURLToPath(new URL('./worker-process.js', import.meta.url));
 
 /** Worker processes started by one test; `stopAll` ends whatever is left. */
 export class WorkerProcesses {
   readonly children: ChildProcess[] = [];
 
+  /** `script` is the worker program: this queue's by default, another one (plain BullMQ) for a benchmark baseline. */
+  constructor(private readonly script = queueWorkerScript) {}
+
   /** Starts `count` worker processes with `config` and waits until each has started its queue. */
   async start(count: number, config: WorkerProcessConfig): Promise<ChildProcess[]> {
     const started = Array.from({ length: count }, () =>
-      spawn(process.execPath, ['--enable-source-maps', script, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit'] }),
+      spawn(process.execPath, ['--enable-source-maps', this.script, JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit'] }),
     );
     this.children.push(...started);
     await waitFor(() => started.every((child) => readyPids(config.recordFile).includes(child.pid ?? -1)), {

@@ -19,7 +19,6 @@ import { REFRESH_ANNOTATION } from '../routing/triggers.js';
 import { asReconcileFailure, ReconcileFailure } from './failure.js';
 import { OWNER_UID_INDEX } from '../routing/caches.js';
 import { rolloutStage, startSyncs } from './rollout.js';
-import { KubeApiError } from '../../kube/transport/api-errors.js';
 
 /** Everything a reconcile reads and writes through; all reads come from informer stores. */
 export interface ReconcilerDeps extends CheckDeps {
@@ -76,13 +75,8 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   });
   const rollout = await stage(Reason.ValidationError, true, () =>
     rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, desired, owned, ctx.log),
-  ).catch((error: unknown) => {
-    if (!isConflict(error)) throw error;
-    // Another replica moved the rollout on and this cache has not seen it yet: nothing was written; look again.
-    ctx.log.debug('rollout status not written: the ApplicationSet changed since it was read');
-    return undefined;
-  });
-  if (!rollout) return requeue(STALE_ROLLOUT_RETRY_MS);
+  );
+  if (rollout === 'stale') return requeue(STALE_ROLLOUT_RETRY_MS);
   appset = rollout.appset;
   const plan = planChanges({
     appset: identity,
@@ -98,15 +92,7 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   await announceChanges(deps, appset, result, ctx);
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new ReconcileFailure({ reason: problem.reason, parametersGenerated: true }, problem.error, appset);
-  const syncFailure = (await startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log))[0];
-  if (syncFailure) {
-    const detail = syncFailure.error instanceof Error ? syncFailure.error.message : String(syncFailure.error);
-    throw new ReconcileFailure(
-      { reason: Reason.UpdateApplicationError, parametersGenerated: true },
-      new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`),
-      appset,
-    );
-  }
+  await stage(Reason.UpdateApplicationError, true, () => startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log));
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report);
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
   ctx.log.info(
@@ -118,12 +104,6 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
 
 /** How soon a reconcile whose rollout status write met a newer ApplicationSet runs again (its watch event usually comes first). */
 const STALE_ROLLOUT_RETRY_MS = 1_000;
-
-/** True for a ReconcileFailure caused by an HTTP 409 (the object changed since it was read). */
-function isConflict(error: unknown): boolean {
-  const cause = error instanceof ReconcileFailure ? error.cause : error;
-  return cause instanceof KubeApiError && cause.status === 409;
-}
 
 /** Whether the ApplicationSet carries the refresh annotation (cleared once a reconcile succeeds). */
 function refreshRequested(appset: ApplicationSetObject): boolean {

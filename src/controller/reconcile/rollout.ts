@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { KubeApiError } from '../../kube/transport/api-errors.js';
 import type { Application } from '../../model/objects.js';
 import type { ApplicationSetObject } from './applicationset.js';
 import type { Reporter, RolloutReport } from '../status/report.js';
@@ -22,7 +23,8 @@ export interface RolloutStage {
  * Decides the RollingSync step of a reconcile and stores its `status.applicationStatus` before anything else
  * is written, as Argo CD does: a replica that dies after this write leaves the decision for the next one, and
  * one that dies before it leaves nothing half done. Without progressive syncs, or without RollingSync, stale
- * entries are removed. A malformed strategy throws a TerminalError naming the field.
+ * entries are removed. A malformed strategy throws a TerminalError naming the field. `stale` when the status could
+ * not be written because the ApplicationSet changed since it was read (the caller looks again shortly).
  */
 export async function rolloutStage(
   reporter: Reporter,
@@ -31,7 +33,7 @@ export async function rolloutStage(
   desired: readonly Application[],
   owned: readonly Application[],
   log: Logger,
-): Promise<RolloutStage> {
+): Promise<RolloutStage | 'stale'> {
   const strategy = readRollingSync(appset.spec.strategy);
   const stored = appset.status?.applicationStatus ?? [];
   if (!progressiveSyncs || !strategy) {
@@ -39,7 +41,15 @@ export async function rolloutStage(
     return { appset: cleared, desired, syncs: [], report: strategy ? 'keep' : 'remove' };
   }
   const plan = planRollout({ strategy, previous: stored, desired, owned, now: kubeTime(reporter.now()) });
-  const written = plan.statusChanged ? await writeRolloutStatus(reporter, appset, plan.statuses) : appset;
+  let written = appset;
+  try {
+    if (plan.statusChanged) written = await writeRolloutStatus(reporter, appset, plan.statuses);
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.status === 409)) throw error;
+    // Another replica moved the rollout on and this cache has not seen it yet: nothing was written; look again.
+    log.debug('rollout status not written: the ApplicationSet changed since it was read');
+    return 'stale';
+  }
   if (plan.statusChanged)
     log.info({ moved: movedEntries(stored, plan.statuses), syncs: plan.syncs.length, rollout: plan.condition.message }, 'rollout status changed');
   return { appset: written, desired: plan.desired, syncs: plan.syncs, report: plan.condition };
@@ -56,21 +66,19 @@ async function writeRolloutStatus(
   return { ...appset, metadata: { ...appset.metadata, resourceVersion: resourceVersion ?? appset.metadata.resourceVersion }, status };
 }
 
-/** Starts the rollout's syncs; returns the failures (name and error) so the reconcile reports them. */
-export async function startSyncs(
-  writer: ApplicationWriter,
-  namespace: string,
-  syncs: RolloutStage['syncs'],
-  log: Logger,
-): Promise<Array<{ name: string; error: unknown }>> {
+/** Starts the rollout's syncs; throws, naming the first Application whose sync could not be started, if any failed. */
+export async function startSyncs(writer: ApplicationWriter, namespace: string, syncs: RolloutStage['syncs'], log: Logger): Promise<void> {
   const results = await Promise.allSettled(syncs.map((sync) => writer.startOperation({ namespace, name: sync.name }, sync.operation)));
-  const failures: Array<{ name: string; error: unknown }> = [];
+  const failed: Array<{ name: string; reason: unknown }> = [];
   results.forEach((result, i) => {
     const name = syncs[i]?.name ?? '';
-    if (result.status === 'rejected') failures.push({ name, error: result.reason });
+    if (result.status === 'rejected') failed.push({ name, reason: result.reason });
     else log.info({ application: name }, 'RollingSync: sync started');
   });
-  return failures;
+  const first = failed[0];
+  if (!first) return;
+  const detail = first.reason instanceof Error ? first.reason.message : String(first.reason);
+  throw new Error(`starting the sync of Application ${first.name} failed: ${detail}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`);
 }
 
 /** `name: Waiting -> Pending` for the first entries whose status, step or message changed (for the log line). */
