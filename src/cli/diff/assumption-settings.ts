@@ -7,7 +7,11 @@ import type { ControllerAssumptions } from './preview-deps.js';
  * variables, parsing and defaults, so `appset diff --max-delete-share 0.2` means what the controller's flag means.
  */
 export const assumptionSettings = {
-  namespace: controllerSettings.namespace,
+  // Offline there is no pod: the default is Argo CD's namespace, as for `appset render`.
+  namespace: {
+    ...controllerSettings.namespace,
+    help: "the controller's own namespace: ApplicationSets there are the platform's, all others tenants' (default: argocd)",
+  },
   policy: controllerSettings.policy,
   enablePolicyOverride: controllerSettings.enablePolicyOverride,
   maxDeleteShare: controllerSettings.maxDeleteShare,
