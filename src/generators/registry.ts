@@ -2,6 +2,7 @@ import type { ParamSet } from '../model/params.js';
 import type { Generator, GeneratorContext } from './generator.js';
 import { clustersGenerator } from './clusters.js';
 import { createGitGenerator, type GitGeneratorOptions } from './git.js';
+import type { GitResultMemo } from './git-memo.js';
 import { matchesSelector, parseLabelSelector } from './label-selector.js';
 import { listGenerator } from './list.js';
 import { createPullRequestGenerator } from './pull-request/generator.js';
@@ -77,11 +78,13 @@ export class GeneratorRegistry {
 /** Switches that change what generators produce, as Argo CD's repo-server flags do. */
 export interface GeneratorOptions {
   readonly git?: GitGeneratorOptions;
+  /** Where the git generator keeps its results (default: a memo of its own with the default bounds). */
+  readonly gitMemo?: GitResultMemo;
 }
 
 /** The registry with every generator this controller implements: list, clusters, git, pullRequest, scmProvider, plugin, matrix, merge. */
 export function createGeneratorRegistry(options: GeneratorOptions = {}): GeneratorRegistry {
-  const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(createGitGenerator(options.git));
+  const registry = new GeneratorRegistry().register(listGenerator).register(clustersGenerator).register(createGitGenerator(options.git, options.gitMemo));
   registry.register(createPullRequestGenerator(PULL_REQUEST_PROVIDERS)).register(createScmProviderGenerator(REPOSITORY_PROVIDERS)).register(pluginGenerator);
   return registry.register(createMatrixGenerator(registry)).register(createMergeGenerator(registry));
 }
