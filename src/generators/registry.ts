@@ -65,6 +65,8 @@ export class GeneratorRegistry {
     const postSelector = parseLabelSelector(selector, `${field}.selector`);
     const generated = await generator.generate(spec, ctx);
     const params = ctx.goTemplate ? generated : generated.map(toFasttemplateParams);
+    // An empty selector matches everything: flattening every param set to learn that cost ~100 ms per 10,000.
+    if (Object.keys(postSelector.matchLabels).length === 0 && postSelector.matchExpressions.length === 0) return [...params];
     return params.filter((p) => matchesSelector(postSelector, flattenParams(p)));
   }
 

@@ -7,7 +7,7 @@ import { Reason } from '../status/conditions.js';
 import { desiredApplication } from './desired-application.js';
 import { executePlan, type ExecutionResult } from '../write/execute-plan.js';
 import type { WritePool } from '../write/write-pool.js';
-import { generate, type GenerateDeps } from './generate.js';
+import { generate, type GenerateDeps, type Generated } from './generate.js';
 import type { Application } from '../../model/objects.js';
 import { planChanges, type Plan } from '../plan/plan.js';
 import { recordEvent, reportStatus, someNames, type Reporter } from '../status/report.js';
@@ -33,6 +33,7 @@ import { checkApplicationQuotas, NO_QUOTAS, type ApplicationQuotas } from '../..
 import { assertApplicationsValid, InvalidApplicationsError, VALIDATION_RETRY_MS } from './validate-applications.js';
 import type { RenderedApplication } from '../../model/applicationset-types.js';
 import { admitTenant, checkTenantApplications, tenantGitReader, type ProjectLookup, type TenantContext } from '../../tenancy/tenant-policy.js';
+import type { ReconcileInputs, UnchangedInputsMemo } from './unchanged-inputs.js';
 
 /** Everything a reconcile reads and writes through; all reads come from informer stores. */
 export interface ReconcilerDeps extends GenerateDeps {
@@ -66,6 +67,15 @@ export interface ReconcilerDeps extends GenerateDeps {
   readonly quotas?: ApplicationQuotas;
   /** Observes what each reconcile's writes did (for the metrics). */
   readonly observeWrites?: (result: ExecutionResult) => void;
+  /**
+   * Lets a reconcile whose inputs equal those of the last successful one stop after generating (absent:
+   * every reconcile runs in full). Needs {@link cacheVersions}.
+   */
+  readonly unchangedInputs?: UnchangedInputsMemo;
+  /** Versions of the caches a reconcile reads beyond ApplicationSets, Applications and Secrets (the AppProjects informer's). */
+  readonly cacheVersions?: () => string;
+  /** Counts a reconcile that stopped after generating because nothing had changed. */
+  readonly observeUnchanged?: () => void;
 }
 
 /**
@@ -79,6 +89,7 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
     try {
       return await reconcileOne(deps, appset, ctx);
     } catch (error) {
+      deps.unchangedInputs?.forget(appset); // the next reconcile runs in full, whatever its inputs
       throw asReconcileFailure(error, appset);
     }
   };
@@ -98,6 +109,12 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   const scoped = tenant ? tenantScoped(deps, tenant) : deps;
   const generateDeps = refreshRequested(appset) ? { ...scoped, git: freshRefsGitReader(scoped.git) } : scoped;
   const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
+  const inputs = unchangedInputsOf(deps, appset, tenant, generated);
+  if (inputs && deps.unchangedInputs?.unchanged(inputs)) {
+    deps.observeUnchanged?.();
+    ctx.log.debug('inputs unchanged since the last successful reconcile: nothing rendered, planned or written');
+    return actionAfter(generated);
+  }
   // The replica's one template engine: its compiled-template cache outlives this reconcile.
   const rendered = await stage(Reason.RenderTemplateParamsError, true, () =>
     Promise.resolve(renderApplicationSet(appset, generated.outputs, { engine: deps.engine })),
@@ -136,6 +153,13 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     rules,
     guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
   });
+  // Taken before the writes: the Applications this plan wants, as the cache holds them now.
+  const remembered =
+    inputs &&
+    deps.unchangedInputs?.fingerprintOf(
+      inputs,
+      generatedApps.map((app) => app.metadata.name),
+    );
   const result = await executePlan(plan, deps.writer, deps.writePool);
   deps.observeWrites?.(result);
   await announceChanges(deps, appset, result, ctx);
@@ -144,7 +168,11 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   const syncFailure = (await startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log))[0];
   if (syncFailure) {
     const detail = syncFailure.error instanceof Error ? syncFailure.error.message : String(syncFailure.error);
-    throw new ReconcileFailure({ reason: Reason.UpdateApplicationError, parametersGenerated: true }, new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`), appset);
+    throw new ReconcileFailure(
+      { reason: Reason.UpdateApplicationError, parametersGenerated: true },
+      new Error(`starting the sync of Application ${syncFailure.name} failed: ${detail}`),
+      appset,
+    );
   }
   await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report);
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
@@ -152,7 +180,36 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     { created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length },
     'reconciled',
   );
+  if (remembered) deps.unchangedInputs?.remember(appset, remembered);
+  return actionAfter(generated);
+}
+
+/** A successful reconcile's Action: run again when the generators' poll interval is up, or on a change. */
+function actionAfter(generated: Generated): Action {
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
+}
+
+/**
+ * The inputs of this reconcile for the unchanged-inputs memo, or undefined where it does not apply: a
+ * refresh (it asks for a full run), a progressive sync (its steps follow the Applications' health), and a
+ * tenant with a per-namespace quota (it counts Applications other ApplicationSets own).
+ */
+function unchangedInputsOf(
+  deps: ReconcilerDeps,
+  appset: ApplicationSetObject,
+  tenant: TenantContext | undefined,
+  generated: Generated,
+): ReconcileInputs | undefined {
+  if (!deps.unchangedInputs || !deps.cacheVersions || refreshRequested(appset) || appset.spec.strategy !== undefined) return undefined;
+  if (tenant && (deps.quotas?.perNamespace ?? 0) > 0) return undefined;
+  return {
+    appset,
+    generated,
+    owned: deps.applications.byIndex(OWNER_UID_INDEX, appset.metadata.uid) as unknown as Application[],
+    applications: deps.applications,
+    clusterSecrets: deps.clusterSecrets(),
+    cacheVersions: deps.cacheVersions(),
+  };
 }
 
 /** How soon a reconcile whose rollout status write met a newer ApplicationSet runs again (its watch event usually comes first). */
