@@ -86,7 +86,7 @@ function harness(initial: KubeObject, secrets: V1Secret[], git: GitReader = noGi
           applications.upsert({
             ...app,
             metadata: { ...app.metadata, uid: `uid-${app.metadata.name}`, resourceVersion: String(version++) },
-          } as unknown as KubeObject);
+          });
         return Promise.resolve();
       },
       delete: (app) => Promise.resolve(void deleted.push(app.metadata.name)),
@@ -181,7 +181,7 @@ describe('unchanged reconcile inputs (memo of the last successful reconcile)', (
     const h = harness(appset(list('a'), '1'), [prod()]);
     await h.settle();
     const live = h.applications.getByName('argocd', 'app-a') as unknown as Application;
-    h.applications.upsert({ ...live, metadata: { ...live.metadata, name: 'stray', uid: 'uid-stray', resourceVersion: '998' } } as unknown as KubeObject);
+    h.applications.upsert({ ...live, metadata: { ...live.metadata, name: 'stray', uid: 'uid-stray', resourceVersion: '998' } });
     await h.reconcile();
     assert.deepEqual(h.deleted, ['stray']);
   });
@@ -194,7 +194,7 @@ describe('unchanged reconcile inputs (memo of the last successful reconcile)', (
       ...live,
       spec: { ...live.spec, project: 'hijacked' },
       metadata: { ...live.metadata, resourceVersion: '999' },
-    } as unknown as KubeObject);
+    });
     const applies = h.applied.length;
     await h.reconcile();
     assert.equal(h.applied.length, applies + 1, 'the edited Application was applied again');
