@@ -15,7 +15,11 @@ const EARLIER = '2026-11-30T00:00:00Z';
 type Live = { sync?: string; health?: string; phase?: string; revision?: string; operation?: unknown };
 
 /** A generated Application `name` with an `env` label and automated sync with pruning. */
-function generated(name: string, env: string | undefined, syncPolicy: Record<string, unknown> = { automated: { prune: true }, syncOptions: ['CreateNamespace=true'] }): Application {
+function generated(
+  name: string,
+  env: string | undefined,
+  syncPolicy: Record<string, unknown> = { automated: { prune: true }, syncOptions: ['CreateNamespace=true'] },
+): Application {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
@@ -37,7 +41,13 @@ function live(app: Application, state: Live): Application {
   };
 }
 
-function entry(application: string, status: string, step: string, message: string = RolloutMessage.noStatus, targetRevisions = ['r1']): ApplicationRolloutStatus {
+function entry(
+  application: string,
+  status: string,
+  step: string,
+  message: string = RolloutMessage.noStatus,
+  targetRevisions = ['r1'],
+): ApplicationRolloutStatus {
   return { application, status, step, message, lastTransitionTime: EARLIER, targetRevisions };
 }
 
@@ -58,15 +68,26 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
     assert.equal(readRollingSync({ type: 'AllAtOnce' }), undefined);
     assert.equal(readRollingSync({ type: 'RollingSync' }), undefined, 'Argo CD: RollingSync without its block is no rollout');
     assert.deepEqual(readRollingSync({ type: 'RollingSync', rollingSync: {} }), { steps: [] });
-    assert.deepEqual(readRollingSync({ type: 'RollingSync', rollingSync: { steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }], maxUpdate: '25%' }] } }), {
-      steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }], maxUpdate: '25%' }],
-    });
+    assert.deepEqual(
+      readRollingSync({
+        type: 'RollingSync',
+        rollingSync: { steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }], maxUpdate: '25%' }] },
+      }),
+      {
+        steps: [{ matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }], maxUpdate: '25%' }],
+      },
+    );
     assert.throws(
       () => readRollingSync({ type: 'RollingSync', rollingSync: { steps: [{}, { matchExpressions: [{ key: 'env', operator: 'Exists' }] }] } }),
-      (error: unknown) => error instanceof TerminalError && /spec\.strategy\.rollingSync\.steps\[1\]\.matchExpressions\[0\]\.operator: "Exists" is not supported/.test(error.message),
+      (error: unknown) =>
+        error instanceof TerminalError &&
+        /spec\.strategy\.rollingSync\.steps\[1\]\.matchExpressions\[0\]\.operator: "Exists" is not supported/.test(error.message),
     );
     assert.throws(() => readRollingSync({ type: 'RollingSync', rollingSync: { steps: [{ maxUpdate: 1.5 }] } }), /steps\[0\]\.maxUpdate/);
-    assert.throws(() => readRollingSync({ type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } }), /deletionOrder: Reverse is not supported/);
+    assert.throws(
+      () => readRollingSync({ type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } }),
+      /deletionOrder: Reverse is not supported/,
+    );
   });
 
   it('assigns each Application to the first step whose expressions all hold; a missing label fails In and passes NotIn', () => {
@@ -76,12 +97,7 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
         { matchExpressions: [{ key: 'env', operator: 'In', values: ['qa'] }] },
         { matchExpressions: [] },
       ],
-      [
-        { name: 'dev', labels: { env: 'dev' } },
-        { name: 'bare' },
-        { name: 'qa', labels: { env: 'qa' } },
-        { name: 'prod', labels: { env: 'prod' } },
-      ],
+      [{ name: 'dev', labels: { env: 'dev' } }, { name: 'bare' }, { name: 'qa', labels: { env: 'qa' } }, { name: 'prod', labels: { env: 'prod' } }],
     );
     assert.deepEqual(steps.byStep, [['dev', 'bare'], ['qa'], ['dev', 'bare', 'qa', 'prod']]);
     assert.deepEqual(Object.fromEntries(steps.stepOf), { dev: 0, bare: 0, qa: 1, prod: 2 });
@@ -121,17 +137,30 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
       retry: { limit: 5 },
     });
     for (const app of plan.desired) assert.deepEqual(app.spec.syncPolicy, { syncOptions: ['CreateNamespace=true'] }, `${app.metadata.name} without automated`);
-    assert.deepEqual(plan.condition, { type: 'RolloutProgressing', status: 'True', reason: 'ApplicationSetModified', message: 'ApplicationSet is performing rollout of step 1' });
+    assert.deepEqual(plan.condition, {
+      type: 'RolloutProgressing',
+      status: 'True',
+      reason: 'ApplicationSetModified',
+      message: 'ApplicationSet is performing rollout of step 1',
+    });
   });
 
   it('a Pending Application progresses when its sync runs and becomes Healthy when synced and healthy; then the next step starts within maxUpdate', () => {
-    const previous = [entry('dev-1', 'Pending', '1', RolloutMessage.movedToPending), ...['qa-1', 'qa-2', 'prod-1', 'prod-2'].map((n) => entry(n, 'Waiting', n.startsWith('qa') ? '2' : '3'))];
+    const previous = [
+      entry('dev-1', 'Pending', '1', RolloutMessage.movedToPending),
+      ...['qa-1', 'qa-2', 'prod-1', 'prod-2'].map((n) => entry(n, 'Waiting', n.startsWith('qa') ? '2' : '3')),
+    ];
     const running = planRollout({
       strategy: threeSteps,
       previous,
       desired: apps,
       owned: apps.map((app) =>
-        live(app, app.metadata.name === 'dev-1' ? { sync: 'OutOfSync', health: 'Progressing', phase: 'Running', revision: 'r1' } : { sync: 'OutOfSync', health: 'Missing', revision: 'r1' }),
+        live(
+          app,
+          app.metadata.name === 'dev-1'
+            ? { sync: 'OutOfSync', health: 'Progressing', phase: 'Running', revision: 'r1' }
+            : { sync: 'OutOfSync', health: 'Missing', revision: 'r1' },
+        ),
       ),
       now: NOW,
     });
@@ -144,11 +173,20 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
       previous: running.statuses,
       desired: apps,
       owned: apps.map((app) =>
-        live(app, app.metadata.name === 'dev-1' ? { sync: 'Synced', health: 'Healthy', phase: 'Succeeded', revision: 'r1' } : { sync: 'OutOfSync', health: 'Missing', revision: 'r1' }),
+        live(
+          app,
+          app.metadata.name === 'dev-1'
+            ? { sync: 'Synced', health: 'Healthy', phase: 'Succeeded', revision: 'r1' }
+            : { sync: 'OutOfSync', health: 'Missing', revision: 'r1' },
+        ),
       ),
       now: NOW,
     });
-    assert.deepEqual(byName(done.statuses), { 'dev-1': 'Healthy@1', 'prod-1': 'Waiting@3', 'prod-2': 'Waiting@3', 'qa-1': 'Pending@2', 'qa-2': 'Waiting@2' }, 'maxUpdate 1: one qa at a time');
+    assert.deepEqual(
+      byName(done.statuses),
+      { 'dev-1': 'Healthy@1', 'prod-1': 'Waiting@3', 'prod-2': 'Waiting@3', 'qa-1': 'Pending@2', 'qa-2': 'Waiting@2' },
+      'maxUpdate 1: one qa at a time',
+    );
     assert.equal(done.statuses.find((s) => s.application === 'dev-1')?.message, RolloutMessage.becameHealthy);
     assert.deepEqual(
       done.syncs.map((s) => s.name),
@@ -191,7 +229,13 @@ describe('RollingSync (unit: Argo CD v3.2.6 progressive sync semantics)', () => 
   it('an Application that goes OutOfSync again waits again; a new revision resets its entry', () => {
     const previous = [entry('dev-1', 'Healthy', '1', RolloutMessage.becameHealthy)];
     const dev = [generated('dev-1', 'dev')];
-    const outOfSync = planRollout({ strategy: threeSteps, previous, desired: dev, owned: [live(dev[0]!, { sync: 'OutOfSync', health: 'Healthy', revision: 'r1' })], now: NOW });
+    const outOfSync = planRollout({
+      strategy: threeSteps,
+      previous,
+      desired: dev,
+      owned: [live(dev[0]!, { sync: 'OutOfSync', health: 'Healthy', revision: 'r1' })],
+      now: NOW,
+    });
     // Waiting, then at once Pending again: the first step may always sync.
     assert.equal(outOfSync.statuses[0]?.status, 'Pending');
     assert.deepEqual(

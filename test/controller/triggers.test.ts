@@ -49,7 +49,11 @@ describe('reconcile triggers', () => {
   });
 
   it('with progressive syncs, reconciles for the health, sync and operation changes a rollout waits for, and for rollout status changes', () => {
-    const app = { metadata: {}, spec: {}, status: { sync: { status: 'OutOfSync' }, health: { status: 'Missing' }, operationState: { phase: 'Running', startedAt: 't1' } } };
+    const app = {
+      metadata: {},
+      spec: {},
+      status: { sync: { status: 'OutOfSync' }, health: { status: 'Missing' }, operationState: { phase: 'Running', startedAt: 't1' } },
+    };
     const changed = (status: Record<string, unknown>): Watched => ({ ...app, status: { ...app.status, ...status } });
     assert.equal(applicationUpdateNeedsReconcile(app, changed({ sync: { status: 'Synced' } }), true), true);
     assert.equal(applicationUpdateNeedsReconcile(app, changed({ health: { status: 'Healthy' } }), true), true);

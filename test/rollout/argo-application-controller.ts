@@ -63,7 +63,12 @@ export class ArgoApplicationController {
   }
 
   private async step(): Promise<void> {
-    const list = (await this.custom.listNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: this.namespace, plural: 'applications' })) as {
+    const list = (await this.custom.listNamespacedCustomObject({
+      group: 'argoproj.io',
+      version: 'v1alpha1',
+      namespace: this.namespace,
+      plural: 'applications',
+    })) as {
       items: LiveApp[];
     };
     for (const app of list.items) await this.advance(app);
@@ -76,7 +81,10 @@ export class ArgoApplicationController {
       await this.setStatus(name, { sync: { status: 'OutOfSync', revision: 'r1' }, health: { status: 'Missing' } });
     } else if (app.operation && phase !== 'Running') {
       this.syncs.push({ name, operation: app.operation, startedAt: Date.now() });
-      await this.setStatus(name, { operationState: { phase: 'Running', startedAt: new Date().toISOString(), operation: app.operation }, health: { status: 'Progressing' } });
+      await this.setStatus(name, {
+        operationState: { phase: 'Running', startedAt: new Date().toISOString(), operation: app.operation },
+        health: { status: 'Progressing' },
+      });
     } else if (phase === 'Running') {
       const record = this.syncs.findLast((s) => s.name === name);
       if (!record || Date.now() - record.startedAt < this.syncMs) return;

@@ -132,7 +132,7 @@ describe('RollingSync end to end: two replicas, real API server and Redis, the t
     assert.ok(started(firstQa) > Math.max(finished('dev-1'), finished('dev-2')), 'step 2 starts once step 1 is healthy');
     assert.ok(started(secondQa) > finished(firstQa), 'maxUpdate 1: one qa Application at a time');
     assert.ok(started(firstProd) > finished(secondQa), 'step 3 starts once step 2 is healthy');
-    assert.ok(started(secondProd) > finished(firstProd), "maxUpdate 50% of 2: one at a time");
+    assert.ok(started(secondProd) > finished(firstProd), 'maxUpdate 50% of 2: one at a time');
 
     for (const sync of argo.syncs) {
       assert.deepEqual(
@@ -195,7 +195,9 @@ describe('RollingSync end to end: two replicas, real API server and Redis, the t
         ['s-qa-2', 'Waiting', '2'],
       ],
     );
-    assert.ok(([RolloutMessage.becameProgressing, RolloutMessage.syncSucceeded] as string[]).includes(entries.find((e) => e.application === 's-qa-1')?.message ?? ''));
+    assert.ok(
+      ([RolloutMessage.becameProgressing, RolloutMessage.syncSucceeded] as string[]).includes(entries.find((e) => e.application === 's-qa-1')?.message ?? ''),
+    );
     assert.equal((await rolloutCondition('stuck'))?.message, 'ApplicationSet is performing rollout of step 2');
 
     // Settled. Now Argo CD's controller retries the Degraded Application's operation (each new start wakes the
@@ -209,7 +211,10 @@ describe('RollingSync end to end: two replicas, real API server and Redis, the t
       await argo.setStatus('s-qa-1', { operationState: { phase: 'Succeeded', startedAt: new Date(Date.now() + retry * 1000).toISOString() } });
       await sleep(700);
     }
-    await waitFor(async () => (await reconciles('stuck')) >= reconcilesBefore + 2, { what: 'the retried operation woke the ApplicationSet', timeoutMs: 30_000 });
+    await waitFor(async () => (await reconciles('stuck')) >= reconcilesBefore + 2, {
+      what: 'the retried operation woke the ApplicationSet',
+      timeoutMs: 30_000,
+    });
     await sleep(1_000);
     assert.equal((await objects.appset('stuck')).metadata.resourceVersion, appsetVersion, 'no status write');
     for (const [name, app] of await objects.apps('s-')) {

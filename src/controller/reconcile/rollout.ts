@@ -40,7 +40,8 @@ export async function rolloutStage(
   }
   const plan = planRollout({ strategy, previous: stored, desired, owned, now: kubeTime(reporter.now()) });
   const written = plan.statusChanged ? await writeRolloutStatus(reporter, appset, plan.statuses) : appset;
-  if (plan.statusChanged) log.info({ moved: movedEntries(stored, plan.statuses), syncs: plan.syncs.length, rollout: plan.condition.message }, 'rollout status changed');
+  if (plan.statusChanged)
+    log.info({ moved: movedEntries(stored, plan.statuses), syncs: plan.syncs.length, rollout: plan.condition.message }, 'rollout status changed');
   return { appset: written, desired: plan.desired, syncs: plan.syncs, report: plan.condition };
 }
 
@@ -79,7 +80,9 @@ function movedEntries(before: readonly ApplicationRolloutStatus[], after: readon
   for (const entry of after) {
     const was = old.get(entry.application);
     if (was && was.status === entry.status && was.step === entry.step && was.message === entry.message) continue;
-    moved.push(`${entry.application}: ${was ? `${was.status}@${was.step}` : 'new'} -> ${entry.status}@${entry.step}${was?.status === entry.status ? ` (${entry.message})` : ''}`);
+    moved.push(
+      `${entry.application}: ${was ? `${was.status}@${was.step}` : 'new'} -> ${entry.status}@${entry.step}${was?.status === entry.status ? ` (${entry.message})` : ''}`,
+    );
   }
   if (before.length > after.length) moved.push(`${before.length - after.length} entries removed`);
   return moved.slice(0, max);

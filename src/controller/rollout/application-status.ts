@@ -55,10 +55,24 @@ export function observeApplications(
     const step = stepLabel(steps.stepOf, name);
     const revisions = revisionsOf(app);
     const found = before.get(name);
-    let entry: ApplicationRolloutStatus = found ?? { application: name, lastTransitionTime: now, message: RolloutMessage.noStatus, status: 'Waiting', step, targetRevisions: [] };
+    let entry: ApplicationRolloutStatus = found ?? {
+      application: name,
+      lastTransitionTime: now,
+      message: RolloutMessage.noStatus,
+      status: 'Waiting',
+      step,
+      targetRevisions: [],
+    };
     // A new entry always counts as re-targeted: Argo CD compares its nil list with the Application's empty one.
     if (!found || !sameList(found.targetRevisions, revisions)) {
-      entry = { ...entry, ...(found ? { message: RolloutMessage.pendingChanges } : {}), targetRevisions: revisions, status: 'Waiting', lastTransitionTime: now, step };
+      entry = {
+        ...entry,
+        ...(found ? { message: RolloutMessage.pendingChanges } : {}),
+        targetRevisions: revisions,
+        status: 'Waiting',
+        lastTransitionTime: now,
+        step,
+      };
     }
     const outdated = app.status?.sync?.status === 'OutOfSync';
     const phase = app.status?.operationState?.phase ?? '';

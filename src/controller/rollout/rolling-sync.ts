@@ -35,7 +35,9 @@ export function readRollingSync(strategy: unknown): RollingSync | undefined {
   // Argo CD deletes a RollingSync set's Applications step by step in reverse when the set is deleted; here the
   // garbage collector deletes them together, so the setting is refused rather than silently not honoured.
   if (typeof strategy.deletionOrder === 'string' && strategy.deletionOrder.toLowerCase() === 'reverse')
-    throw new TerminalError('spec.strategy.deletionOrder: Reverse is not supported by this controller (the garbage collector deletes the Applications together); remove it');
+    throw new TerminalError(
+      'spec.strategy.deletionOrder: Reverse is not supported by this controller (the garbage collector deletes the Applications together); remove it',
+    );
   if (!isObject(block)) throw new TerminalError(`${FIELD}: must be an object`);
   if (block.steps === undefined || block.steps === null) return { steps: [] };
   if (!Array.isArray(block.steps)) throw new TerminalError(`${FIELD}.steps: must be a list`);
@@ -59,7 +61,8 @@ function readExpression(raw: unknown, field: string): StepMatchExpression {
   if (!isObject(raw)) throw new TerminalError(`${field}: must be an object`);
   const { key, operator, values } = raw;
   if (typeof key !== 'string' || key === '') throw new TerminalError(`${field}.key: must be a label key`);
-  if (operator !== 'In' && operator !== 'NotIn') throw new TerminalError(`${field}.operator: ${JSON.stringify(operator ?? null)} is not supported; use In or NotIn`);
+  if (operator !== 'In' && operator !== 'NotIn')
+    throw new TerminalError(`${field}.operator: ${JSON.stringify(operator ?? null)} is not supported; use In or NotIn`);
   const list = values ?? [];
   if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new TerminalError(`${field}.values: must be a list of strings`);
   return { key, operator, values: list };
