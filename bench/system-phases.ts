@@ -289,11 +289,11 @@ export async function controllerUpdate(ctx: BenchContext, run: Awaited<ReturnTyp
   return { seconds: round(elapsedMs / 1000), applies };
 }
 
-/** Reconciles the replicas have run so far (the sum of their `argocd_appset_reconcile_count`). */
-async function reconcilesRun(replicas: readonly ReplicaProcess[]): Promise<number> {
+/** The sum of one series over the replicas' metrics (e.g. `argocd_appset_reconcile_count`: the reconciles run so far). */
+async function metricSum(replicas: readonly ReplicaProcess[], series: string): Promise<number> {
   let sum = 0;
   for (const replica of replicas) {
-    for (const line of (await replica.metrics()).split('\n')) if (line.startsWith('argocd_appset_reconcile_count')) sum += Number(line.split(' ').pop());
+    for (const line of (await replica.metrics()).split('\n')) if (line.startsWith(series)) sum += Number(line.split(' ').pop());
   }
   return sum;
 }
@@ -309,9 +309,11 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
   const cpuBefore = pids.map(cpuSeconds);
   const apiCpuBefore = cpuSeconds(apiPid);
   const requestsBefore = await apiServerRequests(ctx.env);
-  const reconcilesBefore = await reconcilesRun(replicas);
+  const reconcilesBefore = await metricSum(replicas, 'argocd_appset_reconcile_count');
+  const unchangedBefore = await metricSum(replicas, 'appset_reconciles_unchanged_total');
   await sleep(ctx.options.idleSeconds * 1000);
-  const reconciles = (await reconcilesRun(replicas)) - reconcilesBefore;
+  const reconciles = (await metricSum(replicas, 'argocd_appset_reconcile_count')) - reconcilesBefore;
+  const unchanged = (await metricSum(replicas, 'appset_reconciles_unchanged_total')) - unchangedBefore;
   const replicaCpuSeconds = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
   const requests = requestDelta(requestsBefore, await apiServerRequests(ctx.env));
   const minutes = ctx.options.idleSeconds / 60;
@@ -326,6 +328,8 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
     requestsPerMinuteArgoprojAndEvents: round(ours.reduce((sum, [, n]) => sum + n, 0) / minutes, 1),
     requestsPerMinuteByVerbResource: perMinute,
     reconciles,
+    /** Of those, the ones that stopped after generating (the first after a converge still runs in full). */
+    unchanged,
     writesToApplicationsApplicationSetsEvents: writes,
     replicaCpuSecondsPer1000Reconciles: reconciles > 0 ? round((replicaCpuSeconds.reduce((a, b) => a + b, 0) / reconciles) * 1000, 3) : Number.NaN,
   };

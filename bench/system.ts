@@ -283,7 +283,10 @@ function idleRows(idle: Awaited<ReturnType<typeof idleCost>>): Array<[string, st
     ['idle CPU per replica (cores)', idle.replicaCores.join(', ')],
     ['idle kube-apiserver CPU (cores)', String(idle.apiServerCores)],
     ['idle API requests/min (argoproj + events / all)', `${idle.requestsPerMinuteArgoprojAndEvents} / ${idle.requestsPerMinuteAll}`],
-    ['idle reconciles (resync) / writes to argoproj + events', `${idle.reconciles} / ${idle.writesToApplicationsApplicationSetsEvents}`],
+    [
+      'idle reconciles (resync) / of them unchanged / writes to argoproj + events',
+      `${idle.reconciles} / ${idle.unchanged} / ${idle.writesToApplicationsApplicationSetsEvents}`,
+    ],
     ['idle replica CPU-s per 1,000 reconciles', String(idle.replicaCpuSecondsPer1000Reconciles)],
   ];
 }
