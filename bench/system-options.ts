@@ -21,6 +21,8 @@ export interface SystemBenchOptions {
   readonly warmUpAppSets: number;
   /** Write the results file (off for quick trial runs at small sizes). */
   readonly write: boolean;
+  /** Skip the converge rounds and the webhook: start 2 replicas, converge once, measure the idle phase only. */
+  readonly idleOnly: boolean;
 }
 
 const positive = (name: string, raw: string | undefined, fallback: number): number => {
@@ -47,6 +49,7 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
       rounds: { type: 'string' },
       'warm-up-app-sets': { type: 'string' },
       'no-write': { type: 'boolean' },
+      'idle-only': { type: 'boolean' },
     },
     strict: true,
   });
@@ -63,5 +66,6 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
     rounds: positive('rounds', values.rounds, 5),
     warmUpAppSets: nonNegative('warm-up-app-sets', values['warm-up-app-sets'], 6),
     write: values['no-write'] !== true,
+    idleOnly: values['idle-only'] === true,
   };
 }

@@ -289,27 +289,49 @@ export async function controllerUpdate(ctx: BenchContext, run: Awaited<ReturnTyp
   return { seconds: round(elapsedMs / 1000), applies };
 }
 
-/** CPU (cores) of the replicas and the API server, and API requests per minute, while nothing changes. */
+/** The sum of one series over the replicas' metrics (e.g. `argocd_appset_reconcile_count`: the reconciles run so far). */
+async function metricSum(replicas: readonly ReplicaProcess[], series: string): Promise<number> {
+  let sum = 0;
+  for (const replica of replicas) {
+    for (const line of (await replica.metrics()).split('\n')) if (line.startsWith(series)) sum += Number(line.split(' ').pop());
+  }
+  return sum;
+}
+
+/**
+ * CPU (cores) of the replicas and the API server, API requests per minute, and the reconciles run while
+ * nothing changes (the resync's): CPU-seconds per 1,000 reconciles is what a full resync of 1,000
+ * ApplicationSets costs the replicas (an upper bound: their idle baseline, leases and polls, is in it).
+ */
 export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProcess[]) {
   const pids = replicas.map((r) => r.process.pid ?? 0);
   const apiPid = ctx.env.apiServer.process.pid ?? 0;
   const cpuBefore = pids.map(cpuSeconds);
   const apiCpuBefore = cpuSeconds(apiPid);
   const requestsBefore = await apiServerRequests(ctx.env);
+  const reconcilesBefore = await metricSum(replicas, 'argocd_appset_reconcile_count');
+  const unchangedBefore = await metricSum(replicas, 'appset_reconciles_unchanged_total');
   await sleep(ctx.options.idleSeconds * 1000);
+  const reconciles = (await metricSum(replicas, 'argocd_appset_reconcile_count')) - reconcilesBefore;
+  const unchanged = (await metricSum(replicas, 'appset_reconciles_unchanged_total')) - unchangedBefore;
+  const replicaCpuSeconds = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
   const requests = requestDelta(requestsBefore, await apiServerRequests(ctx.env));
   const minutes = ctx.options.idleSeconds / 60;
   const perMinute = Object.fromEntries(Object.entries(requests).map(([key, n]) => [key, round(n / minutes, 1)]));
-  const ours = Object.entries(requests)
-    .filter(([key]) => /applications|applicationsets|events/.test(key))
-    .reduce((sum, [, n]) => sum + n, 0);
+  const ours = Object.entries(requests).filter(([key]) => /applications|applicationsets|events/.test(key));
+  const writes = ours.filter(([key]) => !/^(GET|LIST|WATCH) /.test(key)).reduce((sum, [, n]) => sum + n, 0);
   return {
     seconds: ctx.options.idleSeconds,
-    replicaCores: pids.map((pid, i) => round((cpuSeconds(pid) - (cpuBefore[i] ?? 0)) / ctx.options.idleSeconds, 4)),
+    replicaCores: replicaCpuSeconds.map((s) => round(s / ctx.options.idleSeconds, 4)),
     apiServerCores: round((cpuSeconds(apiPid) - apiCpuBefore) / ctx.options.idleSeconds, 4),
     requestsPerMinuteAll: round(Object.values(requests).reduce((a, b) => a + b, 0) / minutes, 1),
-    requestsPerMinuteArgoprojAndEvents: round(ours / minutes, 1),
+    requestsPerMinuteArgoprojAndEvents: round(ours.reduce((sum, [, n]) => sum + n, 0) / minutes, 1),
     requestsPerMinuteByVerbResource: perMinute,
+    reconciles,
+    /** Of those, the ones that stopped after generating (the first after a converge still runs in full). */
+    unchanged,
+    writesToApplicationsApplicationSetsEvents: writes,
+    replicaCpuSecondsPer1000Reconciles: reconciles > 0 ? round((replicaCpuSeconds.reduce((a, b) => a + b, 0) / reconciles) * 1000, 3) : Number.NaN,
   };
 }
 

@@ -134,6 +134,15 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
   return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate };
 }
 
+/** The idle phase alone (`--idle-only`): 2 cold replicas converge once, then nothing changes. */
+async function measureIdleOnly(ctx: BenchContext) {
+  progress('idle only: controller with 2 cold replicas');
+  const two = await controllerCreate(ctx, 2, { resyncPeriod: ctx.options.resyncPeriod });
+  progress(`2 cold replicas took ${two.seconds} s; idle for ${ctx.options.idleSeconds} s`);
+  const idle = await idleCost(ctx, two.replicas);
+  return { convergeSeconds: two.seconds, idle, unhandledErrorsInLogs: await stopReplicas(two.replicas) };
+}
+
 async function measure(ctx: BenchContext) {
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
   // Every phase runs with only its own namespace's objects in the cluster (see clearNamespace).
@@ -192,7 +201,14 @@ async function main(): Promise<void> {
       appSets: options.appSets,
       appsPerSet: options.appsPerSet,
     });
-    const figures = await measure({ env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal });
+    const ctx = { env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
+    if (options.idleOnly) {
+      const idleOnly = { options, applications: options.appSets * options.appsPerSet, ...(await measureIdleOnly(ctx)) };
+      printIdle(idleOnly.idle);
+      if (options.write) progress(`results written to ${writeBenchResults('system-idle', idleOnly)}`);
+      return;
+    }
+    const figures = await measure(ctx);
     const machine = machineInfo();
     const result = { options, applications: options.appSets * options.appsPerSet, ...figures };
     printTable(result, `${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.cpuModel}`);
@@ -249,9 +265,7 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
       'applies per Application, create / update wave, 2 replicas (rounds)',
       r.converge.rounds.map((x) => `${roundTo(x.applies.twoReplicas / r.applications)} / ${roundTo(x.applies.twoReplicasUpdate / r.applications)}`).join('; '),
     ],
-    ['idle CPU per replica (cores)', r.idle.replicaCores.join(', ')],
-    ['idle kube-apiserver CPU (cores)', String(r.idle.apiServerCores)],
-    ['idle API requests/min (argoproj + events / all)', `${r.idle.requestsPerMinuteArgoprojAndEvents} / ${r.idle.requestsPerMinuteAll}`],
+    ...idleRows(r.idle),
     [
       'memory per replica, MiB (1 replica; 2 replicas)',
       `${r.memoryMiB.oneReplicaAfterConverge.join(', ')}; ${r.memoryMiB.twoReplicasAfterConverge.join(', ')}`,
@@ -259,6 +273,26 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ['webhook push -> Application p50 / p99 (ms)', `${r.webhook.p50Ms} / ${r.webhook.p99Ms}`],
     ['unhandled errors in controller logs', String(r.unhandledErrorsInLogs)],
   ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+}
+
+/** The idle phase's rows of the printed table. */
+function idleRows(idle: Awaited<ReturnType<typeof idleCost>>): Array<[string, string]> {
+  return [
+    ['idle CPU per replica (cores)', idle.replicaCores.join(', ')],
+    ['idle kube-apiserver CPU (cores)', String(idle.apiServerCores)],
+    ['idle API requests/min (argoproj + events / all)', `${idle.requestsPerMinuteArgoprojAndEvents} / ${idle.requestsPerMinuteAll}`],
+    [
+      'idle reconciles (resync) / of them unchanged / writes to argoproj + events',
+      `${idle.reconciles} / ${idle.unchanged} / ${idle.writesToApplicationsApplicationSetsEvents}`,
+    ],
+    ['idle replica CPU-s per 1,000 reconciles', String(idle.replicaCpuSecondsPer1000Reconciles)],
+  ];
+}
+
+function printIdle(idle: Awaited<ReturnType<typeof idleCost>>): void {
+  const rows = idleRows(idle);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
 }

@@ -20,6 +20,8 @@ export interface Observers {
   readonly generator: (generator: string, seconds: number) => void;
   readonly writes: (result: ExecutionResult) => void;
   readonly queueAdd: () => void;
+  /** A reconcile whose inputs had not changed stopped after generating. */
+  readonly unchangedReconcile: () => void;
   readonly cacheWait: (seconds: number) => void;
   readonly reconcile: (key: string, seconds: number, result: ReconcileResult, reason?: string) => void;
 }
@@ -41,6 +43,7 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     generator: (generator, seconds) => metrics.generatorSeconds.observe({ generator }, seconds),
     writes: countApplicationWrites(metrics.applicationWrites),
     queueAdd: () => metrics.queueAdds.inc(),
+    unchangedReconcile: () => metrics.reconcilesUnchanged.inc(),
     cacheWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
     reconcile: (key, seconds, result, reason) => {
       const { namespace, name } = splitKey(key);

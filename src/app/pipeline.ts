@@ -24,6 +24,7 @@ import type { AppProjectSpec } from '../tenancy/project.js';
 import type { ProjectLookup } from '../tenancy/tenant-policy.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { secretsOfType, versionOf } from './caches.js';
+import { UnchangedInputsMemo } from '../controller/reconcile/unchanged-inputs.js';
 import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
 import { createReplicaScm } from './scm.js';
@@ -145,8 +146,21 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     tenantRepoAllowances,
     quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
     observeWrites: observers.writes,
+    unchangedInputs: new UnchangedInputsMemo(),
+    // What else a reconcile reads from the caches: AppProjects (tenant admission, project checks). Not the
+    // informer's resourceVersion: watch bookmarks move it while nothing changes.
+    cacheVersions: () => objectVersions(informers.projects.store.list()),
+    observeUnchanged: observers.unchangedReconcile,
     projects: projectLookup(informers, config.namespace),
   };
+}
+
+/** `name@resourceVersion` of each object, sorted: changes exactly when one of them does. */
+function objectVersions(objects: ReadonlyArray<{ metadata?: { name?: string; resourceVersion?: string } }>): string {
+  return objects
+    .map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)
+    .sort()
+    .join(',');
 }
 
 /** AppProjects of the controller's namespace by name; one without a spec still exists (and allows nothing). */

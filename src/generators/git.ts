@@ -4,6 +4,8 @@ import type { ParamSet } from '../model/params.js';
 import type { Generator, GeneratorContext } from './generator.js';
 import { generateFromDirectories } from './git-directories.js';
 import { generateFromFiles } from './git-files.js';
+import { GitResultMemo } from './git-memo.js';
+import { withTemplatedValues } from './generator-values.js';
 import { readPathPatterns, type PathPattern } from './path-params.js';
 import { GeneratorSpecError, readObject, readOptionalSeconds, readOptionalString, readString, readStringMap } from './spec-reading.js';
 
@@ -68,9 +70,10 @@ export function parseGitSpec(raw: unknown): GitSpec {
 /**
  * The git generator: `directories` yields one param set per matching folder, `files` one per
  * matching JSON/YAML file (or per element when the file holds a list). Every failure names the
- * repository, revision and path and is thrown: an empty result would delete Applications.
+ * repository, revision and path and is thrown: an empty result would delete Applications. The revision
+ * is resolved on every call; what a resolved commit yields comes from `memo` when it was seen before.
  */
-export function createGitGenerator(options: GitGeneratorOptions = DEFAULT_GIT_GENERATOR_OPTIONS): Generator {
+export function createGitGenerator(options: GitGeneratorOptions = DEFAULT_GIT_GENERATOR_OPTIONS, memo = new GitResultMemo()): Generator {
   return {
     name: 'git',
     async generate(raw, ctx): Promise<readonly ParamSet[]> {
@@ -84,7 +87,10 @@ export function createGitGenerator(options: GitGeneratorOptions = DEFAULT_GIT_GE
       }
       ctx.log.debug({ repoURL: spec.repoURL, revision: spec.revision, commit }, 'git generator: revision resolved');
       const source = { spec, commit, ctx, options };
-      return spec.directories.length > 0 ? generateFromDirectories(source) : generateFromFiles(source);
+      const produce = () => (spec.directories.length > 0 ? generateFromDirectories(source) : generateFromFiles(source));
+      const paramSets = await memo.get({ spec, commit, goTemplate: ctx.goTemplate, options }, produce);
+      // Values are templated per ApplicationSet (its own template options), so never kept.
+      return Object.keys(spec.values).length === 0 ? paramSets : paramSets.map((params) => withTemplatedValues(params, spec.values, ctx));
     },
     requeueAfterMs(raw) {
       const seconds = readOptionalSeconds(readObject(raw, 'git').requeueAfterSeconds, 'git.requeueAfterSeconds');

@@ -18,6 +18,7 @@ import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js'
 import { SharedRemoteRefs } from './shared-remote-refs.js';
 import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
+import { WeightedLru } from '../model/weighted-lru.js';
 import type { PushEpochs } from './push-epochs.js';
 import type { RefsFreshness } from './shared-remote-refs.js';
 
@@ -44,6 +45,8 @@ export interface RepoCacheOptions {
   retry?: RetryPolicy;
   /** Listings kept in memory (one per repository and commit). */
   maxCachedListings?: number;
+  /** Bytes of file contents kept in memory, by blob (default 32 MiB; 0 keeps none). */
+  maxCachedFileBytes?: number;
   log?: Logger;
   /** Called once per git process that talks to a remote (retries included), e.g. to count fetches in a metric. */
   onNetworkRequest?: (request: { repoURL: string; type: NetworkRequestType }) => void;
@@ -65,6 +68,8 @@ export interface RepoCacheStats {
   fetch: number;
   init: number;
   lsTree: number;
+  /** Files whose content git read (a file answered from memory is not counted). */
+  blobReads: number;
   evicted: number;
 }
 
@@ -77,17 +82,23 @@ const MAX_SYMLINK_HOPS = 8;
  * trees are listed and files read at a commit without a working tree.
  */
 export class RepoCache implements GitReader {
-  readonly stats: RepoCacheStats = { lsRemote: 0, fetch: 0, init: 0, lsTree: 0, evicted: 0 };
+  readonly stats: RepoCacheStats = { lsRemote: 0, fetch: 0, init: 0, lsTree: 0, blobReads: 0, evicted: 0 };
   private readonly mutex = new KeyedMutex();
   private readonly budget: DiskBudget;
   private readonly listings = new Map<string, TreeListing>();
   /** Commits known to be in a copy (`dir@sha`): steady state then runs one git process, ls-remote. */
   private readonly knownCommits = new Set<string>();
   private readonly remoteRefs = new SharedRemoteRefs();
+  /**
+   * File contents by `dir:blob id`. A blob id names its content, so a kept entry can never be stale;
+   * it is reached only through a listing of a commit that resolving (with the caller's access) returned.
+   */
+  private readonly blobs: WeightedLru<Buffer>;
   private askPassPath: Promise<string> | undefined;
 
   constructor(private readonly options: RepoCacheOptions) {
     this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
+    this.blobs = new WeightedLru({ maxWeight: options.maxCachedFileBytes ?? 32 * 2 ** 20, maxEntries: 100_000 });
   }
 
   /** Resolves `revision` to a commit with the platform's access (every Secret, every host). */
@@ -179,16 +190,27 @@ export class RepoCache implements GitReader {
       const entry = listing.entry(current);
       if (!entry) throw new GitError('not-found', where, 'no such file at this commit');
       if (entry.type !== 'blob') throw new GitError('not-found', where, 'not a file');
-      const maxBytes = this.options.maxFileBytes ?? 2 * 2 ** 20;
-      const size = Number(await runGit(['cat-file', '-s', entry.objectId], this.local(dir, where, signal)));
-      if (!(size <= maxBytes)) throw new GitError('too-large', where, `file is ${size} bytes, over the ${maxBytes}-byte limit`);
-      const content = await runGitBytes(['cat-file', 'blob', entry.objectId], this.local(dir, where, signal));
+      const content = await this.readBlob(dir, entry.objectId, where, signal);
       if (entry.mode !== '120000') return content;
       const target = resolveSymlinkTarget(current, content.toString('utf8'));
       if (target === undefined) throw new GitError('symlink-escape', where, 'symlink points outside the repository');
       current = target;
     }
     throw new GitError('symlink-escape', { repoURL, revision: commit, path }, `more than ${MAX_SYMLINK_HOPS} symlink hops`);
+  }
+
+  /** One blob's content, from memory or two `cat-file` calls (size first: an oversize file is never read). */
+  private async readBlob(dir: string, objectId: string, where: GitLocation, signal: AbortSignal): Promise<Buffer> {
+    const key = `${dir}:${objectId}`;
+    const kept = this.blobs.get(key);
+    if (kept) return kept;
+    const maxBytes = this.options.maxFileBytes ?? 2 * 2 ** 20;
+    const size = Number(await runGit(['cat-file', '-s', objectId], this.local(dir, where, signal)));
+    if (!(size <= maxBytes)) throw new GitError('too-large', where, `file is ${size} bytes, over the ${maxBytes}-byte limit`);
+    this.stats.blobReads++;
+    const content = await runGitBytes(['cat-file', 'blob', objectId], this.local(dir, where, signal));
+    this.blobs.set(key, content, content.length);
+    return content;
   }
 
   /** The listing of `commit`, from memory or one `ls-tree`. */
@@ -379,6 +401,7 @@ export class RepoCache implements GitReader {
   private forgetCopy(dir: string): void {
     for (const key of [...this.listings.keys()]) if (key.startsWith(`${dir}@`)) this.listings.delete(key);
     for (const key of [...this.knownCommits]) if (key.startsWith(`${dir}@`)) this.knownCommits.delete(key);
+    this.blobs.deleteWhere((key) => key.startsWith(`${dir}:`));
   }
 
   /** Names of the copies on disk (for tests of the disk budget). */

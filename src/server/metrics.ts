@@ -37,6 +37,8 @@ export interface ControllerMetrics {
   /** SCM provider API requests by outcome (`ok`, `not_modified`, `error`); no host label, as tenants may choose hosts. */
   readonly scmRequests: Counter<'result'>;
   readonly queueAdds: Counter;
+  /** Reconciles that stopped after generating: every input was as in the last successful one. */
+  readonly reconcilesUnchanged: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
   readonly webhookRequests: Counter<'provider' | 'result'>;
@@ -125,6 +127,11 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       registers,
     }),
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),
+    reconcilesUnchanged: new Counter({
+      name: 'appset_reconciles_unchanged_total',
+      help: 'Reconciles that stopped after generating because every input was as in the last successful one (nothing rendered or written).',
+      registers,
+    }),
     queueRetries: new Counter({
       name: 'appset_queue_retries_total',
       help: 'Keys re-added after a failed reconcile.',

@@ -171,6 +171,23 @@ describe('controller lifecycle end to end: two replicas, real API server, Redis,
     assert.equal((await replicas.reconciles('dev')) + (await replicas.reconciles('prod')), before);
   });
 
+  it('answers the polls of an unchanged ApplicationSet from memory: no Application write, no status write, no Event', async () => {
+    // "synced" polls Git every second; its commit, template and Applications no longer change.
+    await waitFor(async () => (await objects.liveNames('synced-')) === 'synced-a,synced-b', { what: 'synced to settle', timeoutMs: 60_000 });
+    const snapshot = async () => ({
+      appsetVersion: (await objects.appset('synced')).metadata.resourceVersion,
+      apps: [...(await objects.apps('synced-')).values()].map((app) => `${app.metadata.name}@${app.metadata.resourceVersion}`).join(','),
+      events: (await objects.events('synced')).length,
+    });
+    await sleep(2_000); // past the reconcile that saw the last write
+    const before = { ...(await snapshot()), unchanged: await replicas.sample('appset_reconciles_unchanged_total'), runs: await replicas.reconciles('synced') };
+    await waitFor(async () => (await replicas.reconciles('synced')) >= before.runs + 3, { what: 'three more polls of synced', timeoutMs: 30_000 });
+    const { unchanged, runs, ...quiet } = before;
+    assert.deepEqual(await snapshot(), quiet, 'nothing was written');
+    assert.ok((await replicas.sample('appset_reconciles_unchanged_total')) >= unchanged + 3, 'the polls stopped after generating');
+    assert.ok(runs > 0);
+  });
+
   it('with preserveResourcesOnDeletion, leaves the resources finalizer off, so the garbage collector removes the Applications and Argo CD keeps what they deployed', async () => {
     const list = (prefix: string, syncPolicy?: Record<string, unknown>) => ({
       generators: [{ list: { elements: [{ n: '1' }, { n: '2' }] } }],

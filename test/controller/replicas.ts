@@ -69,6 +69,7 @@ export function namespaceObjects(kc: KubeConfig, namespace: string) {
     metadata: {
       name: string;
       uid: string;
+      resourceVersion?: string;
       finalizers?: string[];
       deletionTimestamp?: string;
       ownerReferences?: Array<{ uid: string; name: string }>;

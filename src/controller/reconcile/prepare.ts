@@ -34,23 +34,39 @@ export interface PrepareContext {
   readonly namespaceCount: () => { readonly inNamespace: number; readonly owned: number };
 }
 
+/** What the first half of {@link prepareReconcile} gives: the tenant and the generators' output. */
+export interface PreparedGeneration {
+  readonly tenant: TenantContext | undefined;
+  readonly generated: Generated;
+}
+
 /**
  * The stages of a reconcile before its plan, in the controller's order, each failure a {@link ReconcileFailure}
  * with its condition reason: tenant admission, generators, templates, the tenant's rules, Argo CD's validation,
  * the live-field rules, the quotas. Shared by the reconciler and `appset diff`, so both refuse alike.
  */
 export async function prepareReconcile(deps: CheckDeps, appset: ApplicationSetObject, ctx: PrepareContext): Promise<Prepared> {
-  const stage = async <T>(reason: string, parametersGenerated: boolean, action: () => T | Promise<T>): Promise<T> => {
-    try {
-      return await action();
-    } catch (error) {
-      throw new ReconcileFailure({ reason, parametersGenerated }, error, appset);
-    }
-  };
+  return prepareApplications(deps, appset, ctx, await prepareGeneration(deps, appset, ctx));
+}
+
+/** The first half: tenant admission and the generators (the reconciler may stop after it when nothing changed). */
+export async function prepareGeneration(deps: CheckDeps, appset: ApplicationSetObject, ctx: PrepareContext): Promise<PreparedGeneration> {
+  const stage = stageOf(appset);
   const tenant = await stage(Reason.ValidationError, false, () => admit(deps, appset));
   const scoped = tenant ? tenantScoped(deps, tenant) : deps;
   const generateDeps = ctx.freshRefs ? { ...scoped, git: freshRefsGitReader(scoped.git) } : scoped;
   const generated = await stage(Reason.ParamsGenerationError, false, () => generate(appset, generateDeps, ctx.signal, ctx.log));
+  return { tenant, generated };
+}
+
+/** The second half: templates, the tenant's rules, Argo CD's validation, the live-field rules and the quotas. */
+export async function prepareApplications(
+  deps: CheckDeps,
+  appset: ApplicationSetObject,
+  ctx: PrepareContext,
+  { tenant, generated }: PreparedGeneration,
+): Promise<Prepared> {
+  const stage = stageOf(appset);
   // The replica's one template engine: its compiled-template cache outlives this reconcile.
   const rendered = await stage(Reason.RenderTemplateParamsError, true, () => renderApplicationSet(appset, generated.outputs, { engine: deps.engine }));
   const applications = rendered.map((r) => r.application);
@@ -60,4 +76,15 @@ export async function prepareReconcile(deps: CheckDeps, appset: ApplicationSetOb
   const identity = identityOf(appset);
   if (tenant) await stage(Reason.ValidationError, true, () => checkQuotas(deps, { namespace: identity.namespace, ...ctx.namespaceCount() }, rendered.length));
   return { tenant, generated, rendered, rules, identity, desired: rendered.map((r) => desiredApplication(r.application, identity)) };
+}
+
+/** Runs one stage, turning its failure into a {@link ReconcileFailure} with the stage's condition reason. */
+function stageOf(appset: ApplicationSetObject) {
+  return async <T>(reason: string, parametersGenerated: boolean, action: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await action();
+    } catch (error) {
+      throw new ReconcileFailure({ reason, parametersGenerated }, error, appset);
+    }
+  };
 }

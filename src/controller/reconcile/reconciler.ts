@@ -4,7 +4,10 @@ import { effectivePolicy } from '../plan/sync-policy.js';
 import { awaitChange, requeue, type Action } from '../../model/action.js';
 import { Reason } from '../status/conditions.js';
 import { allowsMassDeletion, type ApplicationSetObject } from './applicationset.js';
-import { prepareReconcile } from './prepare.js';
+import { prepareApplications, prepareGeneration } from './prepare.js';
+import type { Generated } from './generate.js';
+import type { TenantContext } from '../../tenancy/tenant-policy.js';
+import type { ReconcileInputs, UnchangedInputsMemo } from './unchanged-inputs.js';
 import type { CheckDeps } from './reconcile-checks.js';
 import { executePlan, type ExecutionResult } from '../write/execute-plan.js';
 import type { WritePool } from '../write/write-pool.js';
@@ -38,6 +41,15 @@ export interface ReconcilerDeps extends CheckDeps {
   };
   /** Observes what each reconcile's writes did (for the metrics). */
   readonly observeWrites?: (result: ExecutionResult) => void;
+  /**
+   * Lets a reconcile whose inputs equal those of the last successful one stop after generating (absent:
+   * every reconcile runs in full). Needs {@link cacheVersions}.
+   */
+  readonly unchangedInputs?: UnchangedInputsMemo;
+  /** Versions of the caches a reconcile reads beyond ApplicationSets, Applications and Secrets (the AppProjects informer's). */
+  readonly cacheVersions?: () => string;
+  /** Counts a reconcile that stopped after generating because nothing had changed. */
+  readonly observeUnchanged?: () => void;
 }
 
 /**
@@ -51,6 +63,7 @@ export function createReconciler(deps: ReconcilerDeps): ReconcileFunction {
     try {
       return await reconcileOne(deps, appset, ctx);
     } catch (error) {
+      deps.unchangedInputs?.forget(appset); // the next reconcile runs in full, whatever its inputs
       throw asReconcileFailure(error, appset);
     }
   };
@@ -67,12 +80,21 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     }
   };
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, stored.metadata.uid) as unknown as Application[];
-  const { generated, rules, identity, desired } = await prepareReconcile(deps, appset, {
+  const prepareContext = {
     signal: ctx.signal,
     log: ctx.log,
     freshRefs: refreshRequested(appset),
     namespaceCount: () => ({ inNamespace: deps.applications.listByNamespace(stored.metadata.namespace).length, owned: owned.length }),
-  });
+  };
+  const generation = await prepareGeneration(deps, appset, prepareContext);
+  const { generated } = generation;
+  const inputs = unchangedInputsOf(deps, appset, generation.tenant, generated);
+  if (inputs && deps.unchangedInputs?.unchanged(inputs)) {
+    deps.observeUnchanged?.();
+    ctx.log.debug('inputs unchanged since the last successful reconcile: nothing rendered, planned or written');
+    return actionAfter(generated);
+  }
+  const { rules, identity, desired } = await prepareApplications(deps, appset, prepareContext, generation);
   const rollout = await stage(Reason.ValidationError, true, () =>
     rolloutStage(deps.reporter, deps.settings.progressiveSyncs === true, appset, desired, owned, ctx.log),
   );
@@ -87,6 +109,13 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     rules,
     guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
   });
+  // Taken before the writes: the Applications this plan wants, as the cache holds them now.
+  const remembered =
+    inputs &&
+    deps.unchangedInputs?.fingerprintOf(
+      inputs,
+      desired.map((app) => app.metadata.name),
+    );
   const result = await executePlan(plan, deps.writer, deps.writePool);
   deps.observeWrites?.(result);
   await announceChanges(deps, appset, result, ctx);
@@ -99,7 +128,36 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     { created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length },
     'reconciled',
   );
+  if (remembered) deps.unchangedInputs?.remember(appset, remembered);
+  return actionAfter(generated);
+}
+
+/** A successful reconcile's Action: run again when the generators' poll interval is up, or on a change. */
+function actionAfter(generated: Generated): Action {
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
+}
+
+/**
+ * The inputs of this reconcile for the unchanged-inputs memo, or undefined where it does not apply: a
+ * refresh (it asks for a full run), a progressive sync (its steps follow the Applications' health), and a
+ * tenant with a per-namespace quota (it counts Applications other ApplicationSets own).
+ */
+function unchangedInputsOf(
+  deps: ReconcilerDeps,
+  appset: ApplicationSetObject,
+  tenant: TenantContext | undefined,
+  generated: Generated,
+): ReconcileInputs | undefined {
+  if (!deps.unchangedInputs || !deps.cacheVersions || refreshRequested(appset) || appset.spec.strategy !== undefined) return undefined;
+  if (tenant && (deps.quotas?.perNamespace ?? 0) > 0) return undefined;
+  return {
+    appset,
+    generated,
+    owned: deps.applications.byIndex(OWNER_UID_INDEX, appset.metadata.uid) as unknown as Application[],
+    applications: deps.applications,
+    clusterSecrets: deps.clusterSecrets(),
+    cacheVersions: deps.cacheVersions(),
+  };
 }
 
 /** How soon a reconcile whose rollout status write met a newer ApplicationSet runs again (its watch event usually comes first). */
