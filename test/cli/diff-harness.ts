@@ -23,6 +23,8 @@ export interface Settings {
   readonly maxDeleteShare?: number;
   readonly perApplicationSet?: number;
   readonly perNamespace?: number;
+  /** `--enable-progressive-syncs` on both sides. */
+  readonly progressiveSyncs?: boolean;
 }
 
 const noGit: GitReader = {
@@ -88,7 +90,12 @@ export async function controllerVerdicts(
         now: () => new Date('2026-12-01T00:00:00Z'),
         maxResourcesStatus: 5000,
       },
-      settings: { policy: 'sync', enablePolicyOverride: true, maxDeleteShare: settings.maxDeleteShare ?? 0.5 },
+      settings: {
+        policy: 'sync',
+        enablePolicyOverride: true,
+        maxDeleteShare: settings.maxDeleteShare ?? 0.5,
+        progressiveSyncs: settings.progressiveSyncs ?? false,
+      },
       controllerNamespace: 'argocd',
       projects: (name) => projects.get(name),
       quotas: { perApplicationSet: settings.perApplicationSet ?? 0, perNamespace: settings.perNamespace ?? 0 },

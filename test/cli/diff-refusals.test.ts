@@ -129,6 +129,7 @@ const CASES: Array<{ rule: string; base: string; head: string; key: string; sett
     base: ok,
     head: appset({ elements: envs('dev'), extra: { strategy: { type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [] } } } }),
     key: 'argocd/guestbook',
+    settings: { progressiveSyncs: true },
   },
   {
     rule: 'quota per ApplicationSet',
@@ -173,6 +174,7 @@ describe('appset diff reports every refusal exactly as the controller’s condit
       const flags = [
         ...(c.settings?.perApplicationSet ? ['--max-applications-per-applicationset', String(c.settings.perApplicationSet)] : []),
         ...(c.settings?.perNamespace ? ['--max-applications-per-namespace', String(c.settings.perNamespace)] : []),
+        ...(c.settings?.progressiveSyncs ? ['--enable-progressive-syncs'] : []),
       ];
       const { code, report, err } = await runDiff([
         '--repo',

@@ -314,6 +314,13 @@ describe('reconciler with progressive syncs (unit)', () => {
     assert.equal(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'RolloutProgressing')?.message, 'ApplicationSet Rollout has completed');
   });
 
+  it('without the switch the strategy is not read: a malformed one is not refused (Argo CD ignores it too)', async () => {
+    const set = rolling() as { spec: { strategy: Record<string, unknown> } } & KubeObject;
+    set.spec.strategy = { type: 'RollingSync', deletionOrder: 'Reverse', rollingSync: { steps: [{ matchExpressions: [{ key: 'env', operator: 'Exists' }] }] } };
+    assert.deepEqual(await harness([set]).reconcile('argocd/guestbook', ctx), { kind: 'awaitChange' });
+    await assert.rejects(harness([set], { progressiveSyncs: true }).reconcile('argocd/guestbook', ctx), /deletionOrder: Reverse is not supported/);
+  });
+
   it('without the switch, a RollingSync set keeps automated sync, as Argo CD', async () => {
     const h = harness([rolling()]);
     await h.reconcile('argocd/guestbook', ctx);

@@ -15,6 +15,7 @@ export const assumptionSettings = {
   policy: controllerSettings.policy,
   enablePolicyOverride: controllerSettings.enablePolicyOverride,
   maxDeleteShare: controllerSettings.maxDeleteShare,
+  enableProgressiveSyncs: controllerSettings.enableProgressiveSyncs,
   maxApplicationsPerApplicationSet: controllerSettings.maxApplicationsPerApplicationSet,
   maxApplicationsPerNamespace: controllerSettings.maxApplicationsPerNamespace,
 };
@@ -28,6 +29,7 @@ export function readAssumptions(flags: CommandValues, env: NodeJS.ProcessEnv): C
     // As the controller: ApplicationSets may override the policy by default only while no --policy is given.
     enablePolicyOverride: values.enablePolicyOverride ?? values.policy === undefined,
     maxDeleteShare: values.maxDeleteShare,
+    progressiveSyncs: values.enableProgressiveSyncs,
     quotas: { perApplicationSet: values.maxApplicationsPerApplicationSet, perNamespace: values.maxApplicationsPerNamespace },
   };
 }

@@ -11,6 +11,8 @@ export interface ControllerAssumptions {
   readonly policy: SyncPolicy;
   readonly enablePolicyOverride: boolean;
   readonly maxDeleteShare: number;
+  /** `--enable-progressive-syncs`: only then is a RollingSync strategy read (and a malformed one refused). */
+  readonly progressiveSyncs: boolean;
   readonly quotas: ApplicationQuotas;
 }
 
@@ -46,6 +48,11 @@ export function previewDeps(generate: GenerateDeps, projects: ReadonlyMap<string
     ...(plugins ? { tenantPlugins: () => plugins } : {}),
     ...(decisions ? { tenantDecisionResources: (tenant) => decisions(tenant.namespace) } : {}),
     quotas: assume.quotas,
-    settings: { policy: assume.policy, enablePolicyOverride: assume.enablePolicyOverride, maxDeleteShare: assume.maxDeleteShare },
+    settings: {
+      policy: assume.policy,
+      enablePolicyOverride: assume.enablePolicyOverride,
+      maxDeleteShare: assume.maxDeleteShare,
+      progressiveSyncs: assume.progressiveSyncs,
+    },
   };
 }

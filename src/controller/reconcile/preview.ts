@@ -14,7 +14,7 @@ import type { CheckDeps } from './reconcile-checks.js';
 
 /** What a preview reads besides the checks' dependencies: the controller's policy settings. */
 export interface PreviewDeps extends CheckDeps {
-  readonly settings: PolicySettings & { readonly maxDeleteShare: number };
+  readonly settings: PolicySettings & { readonly maxDeleteShare: number; readonly progressiveSyncs?: boolean };
 }
 
 /** The Applications a preview plans against, as the controller's cache would hold them. */
@@ -69,7 +69,8 @@ export async function previewReconcile(
       namespaceCount: () => ({ inNamespace: world.inNamespace, owned: world.owned.length }),
     });
     try {
-      readRollingSync(appset.spec.strategy); // the rollout stage refuses a malformed strategy before the plan
+      // The rollout stage refuses a malformed strategy before the plan, when progressive syncs are on.
+      if (deps.settings.progressiveSyncs === true) readRollingSync(appset.spec.strategy);
     } catch (error) {
       throw new ReconcileFailure({ reason: Reason.ValidationError, parametersGenerated: true }, error, appset);
     }

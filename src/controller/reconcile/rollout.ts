@@ -4,7 +4,7 @@ import type { Application } from '../../model/objects.js';
 import type { ApplicationSetObject } from './applicationset.js';
 import type { Reporter, RolloutReport } from '../status/report.js';
 import { kubeTime, planRollout } from '../rollout/rollout.js';
-import { readRollingSync } from '../rollout/rolling-sync.js';
+import { namesRollingSync, readRollingSync } from '../rollout/rolling-sync.js';
 import type { SyncOperation } from '../rollout/sync-operation.js';
 import type { ApplicationWriter } from '../write/application-writer.js';
 import type { ApplicationRolloutStatus } from '../rollout/application-status.js';
@@ -23,7 +23,7 @@ export interface RolloutStage {
  * Decides the RollingSync step of a reconcile and stores its `status.applicationStatus` before anything else
  * is written, as Argo CD does: a replica that dies after this write leaves the decision for the next one, and
  * one that dies before it leaves nothing half done. Without progressive syncs, or without RollingSync, stale
- * entries are removed. A malformed strategy throws a TerminalError naming the field. `stale` when the status could
+ * entries are removed. With progressive syncs on, a malformed strategy throws a TerminalError naming the field. `stale` when the status could
  * not be written because the ApplicationSet changed since it was read (the caller looks again shortly).
  */
 export async function rolloutStage(
@@ -34,11 +34,12 @@ export async function rolloutStage(
   owned: readonly Application[],
   log: Logger,
 ): Promise<RolloutStage | 'stale'> {
-  const strategy = readRollingSync(appset.spec.strategy);
   const stored = appset.status?.applicationStatus ?? [];
-  if (!progressiveSyncs || !strategy) {
+  // Switched off, the strategy is not read at all (as Argo CD): a malformed one is not refused either.
+  const strategy = progressiveSyncs ? readRollingSync(appset.spec.strategy) : undefined;
+  if (!strategy) {
     const cleared = stored.length > 0 ? await writeRolloutStatus(reporter, appset, null) : appset;
-    return { appset: cleared, desired, syncs: [], report: strategy ? 'keep' : 'remove' };
+    return { appset: cleared, desired, syncs: [], report: !progressiveSyncs && namesRollingSync(appset.spec.strategy) ? 'keep' : 'remove' };
   }
   const plan = planRollout({ strategy, previous: stored, desired, owned, now: kubeTime(reporter.now()) });
   let written = appset;

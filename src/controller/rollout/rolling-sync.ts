@@ -22,6 +22,11 @@ export interface RollingSync {
 
 const FIELD = 'spec.strategy.rollingSync';
 
+/** True if `strategy` names RollingSync with a `rollingSync` block, read leniently (nothing is checked or refused). */
+export function namesRollingSync(strategy: unknown): boolean {
+  return isObject(strategy) && strategy.type === 'RollingSync' && strategy.rollingSync !== undefined && strategy.rollingSync !== null;
+}
+
 /**
  * The RollingSync strategy of an ApplicationSet, or undefined when it has none (no strategy, `AllAtOnce`, or
  * `RollingSync` without a `rollingSync` block, which Argo CD also treats as no rollout). A malformed step is a
