@@ -3,6 +3,7 @@ import type { ResolvedGitSource } from './git.js';
 import { parseParamsFile } from './file-content.js';
 import { filePathParams, selectFiles, withPathParams } from './path-params.js';
 import { fileParamsAsFasttemplate } from './fasttemplate-params.js';
+import { mapBounded } from '../model/map-bounded.js';
 
 /** Files read at the same time; bounded so a huge match cannot spawn hundreds of git processes. */
 const READ_CONCURRENCY = 8;
@@ -26,18 +27,4 @@ export async function generateFromFiles({ spec, commit, ctx, options }: Resolved
     return parseParamsFile(content, where).map((fromFile): ParamSet => ({ ...asParams(fromFile), ...pathParams }));
   });
   return perFile.flat();
-}
-
-/** `Promise.all` over `items` with at most `limit` calls in flight; keeps the input order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

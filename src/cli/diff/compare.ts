@@ -5,7 +5,7 @@ import { controllingApplicationSet, type Application } from '../../model/objects
 import { applicationSetDiff, type CompareOptions } from './application-changes.js';
 import type { ApplicationSetDiff } from './diff-report.js';
 import { leafChanges } from './field-diff.js';
-import { mapLimit } from './map-limit.js';
+import { mapBounded } from '../../model/map-bounded.js';
 import { manifestProblems } from './manifest-shape.js';
 import type { Preview } from '../../controller/reconcile/preview.js';
 
@@ -48,7 +48,7 @@ export async function compareApplicationSets(
   log: Logger,
 ): Promise<ApplicationSetDiff[]> {
   const signal = new AbortController().signal;
-  return mapLimit(appsets, CONCURRENCY, async (appset) => {
+  return mapBounded(appsets, CONCURRENCY, async (appset) => {
     const world = index.worldOf(appset.metadata.namespace, appset.metadata.uid);
     const problems = manifestProblems(appset);
     if (problems.length > 0) return applicationSetDiff(appset.metadata, presence(appset), manifestFailure(problems), world, options);

@@ -16,7 +16,7 @@ import { applicationSetsIn, mappedGit, parseYamlDocuments, readYamlDocuments, re
 import { ApplicationIndex, byNamespaceAndName, compareApplicationSets, removedApplicationSet } from './compare.js';
 import { DIFF_SCHEMA_VERSION, summarize, type ApplicationSetDiff, type DiffReport } from './diff-report.js';
 import { manifestPaths, pathInRepo, readAtCommit, SIDE_REFS, snapshotSides, type GitSnapshots } from './git-snapshot.js';
-import { mapLimit } from './map-limit.js';
+import { mapBounded } from '../../model/map-bounded.js';
 import { previewDeps, projectsIn, type ControllerAssumptions } from './preview-deps.js';
 
 /** What `appset diff` in Git mode reads. */
@@ -119,7 +119,7 @@ interface Written {
  */
 async function baseApplications(base: Side, log: Logger): Promise<Written[]> {
   const signal = new AbortController().signal;
-  return mapLimit(base.appsets, 8, async (appset) => {
+  return mapBounded(base.appsets, 8, async (appset) => {
     const id = { uid: previewUid(appset), namespace: appset.metadata.namespace, name: appset.metadata.name };
     try {
       const prepared = await prepareReconcile(base.deps, appset, { signal, log, freshRefs: false, namespaceCount: () => ({ inNamespace: 0, owned: 0 }) });
