@@ -18,7 +18,11 @@ import { SECRET_TYPE_LABEL, type SecretType } from '../model/secrets.js';
 export interface InformerScope {
   readonly namespace: string;
   readonly clusterWide: boolean;
-  readonly resyncMs: number;
+  /**
+   * How often the ApplicationSets cache replays every object as an update (absent: never). Only the
+   * single-replica in-memory queue needs it: the shared queue runs one claimed resync per installation.
+   */
+  readonly resyncMs?: number;
   /** Name of the webhook Secret in the controller's namespace. */
   readonly webhookSecretName?: string;
 }
@@ -32,7 +36,7 @@ export function startControllerInformers(transport: KubeTransport, scope: Inform
   const applicationSets = createInformer<KubeObject>({
     ...common,
     path: within('applicationsets'),
-    resyncMs: scope.resyncMs,
+    ...(scope.resyncMs === undefined ? {} : { resyncMs: scope.resyncMs }),
     indexers: { [GIT_REPO_INDEX]: gitReposOf, [SCM_EVENT_INDEX]: scmEventKeysOf },
   });
   const applications = createInformer<KubeObject>({ ...common, path: within('applications'), indexers: { [OWNER_UID_INDEX]: ownerUidsOf } });

@@ -10,6 +10,7 @@ import { startHttpRoutes } from './http-routes.js';
 import { createObservers } from './observers.js';
 import { createPipeline } from './pipeline.js';
 import { createSharedState } from './shared-state.js';
+import { usesRedis } from '../config/redis-connection-config.js';
 import { watchDecisionResources } from './decision-watches.js';
 
 /** A running controller replica. */
@@ -46,7 +47,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const scope = {
     namespace: config.namespace,
     clusterWide: config.applicationSetNamespaces.length > 0,
-    resyncMs: config.resyncPeriodMs,
+    // With Redis the queue resyncs, once per installation; replaying the cache as well ran every key twice per replica.
+    ...(usesRedis(config) ? {} : { resyncMs: config.resyncPeriodMs }),
     ...(config.webhookSecret ? { webhookSecretName: config.webhookSecret } : {}),
   };
   // One transport: one connection pool and one credential policy for every list, watch and write.

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
@@ -26,7 +28,10 @@ export interface BullMqWorkQueueOptions extends WorkQueueOptions {
   lockDurationMs?: number;
   /** How often each worker looks for keys whose lock expired (default 30 s). */
   stalledIntervalMs?: number;
-  /** Safety net: every `intervalMs` this replica adds every key `keys()` returns (e.g. after Redis lost its data). */
+  /**
+   * Safety net: every `intervalMs` one replica of the installation adds every key `keys()` returns (e.g.
+   * after Redis lost its data). Replicas claim each interval in Redis, so N replicas cost one resync, not N.
+   */
   resync?: { intervalMs: number; keys: () => Promise<Iterable<string>> | Iterable<string> };
   logger?: Logger;
   /** Half-life of a tenant's recorded load, which sets its keys' priority (default 10 s; see TenantLoad). */
@@ -51,6 +56,8 @@ export class BullMqWorkQueue implements WorkQueue {
   private readonly prefix: string;
   /** Backoff resets, one HDEL per batch of successful runs instead of one per run. */
   private readonly backoffResets: BatchedHashDelete;
+  /** Names this replica in the resync claim (for whoever inspects Redis). */
+  private readonly replicaId = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
   private worker: Worker<KeyJobData> | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
   private delayedChain: Promise<unknown> = Promise.resolve();
@@ -237,6 +244,21 @@ export class BullMqWorkQueue implements WorkQueue {
     }
   }
 
+  /**
+   * Claims this interval's resync for this replica. The claim lasts 90% of the interval, so the next tick of
+   * the replica that won finds it expired and wins again; another replica takes over within two intervals
+   * of the winner's death. Without Redis the claim fails and so does the resync, which adds through Redis.
+   */
+  private async claimResync(): Promise<boolean> {
+    const intervalMs = this.options.resync?.intervalMs ?? 0;
+    const claimMs = Math.max(1, Math.floor(intervalMs * 0.9));
+    return (await this.producer.set(this.resyncClaimKey(), this.replicaId, 'PX', claimMs, 'NX')) === 'OK';
+  }
+
+  private resyncClaimKey(): string {
+    return `${this.prefix}:${this.options.name}:resync-claim`;
+  }
+
   private startResync(): void {
     const resync = this.options.resync;
     if (!resync) return;
@@ -246,6 +268,7 @@ export class BullMqWorkQueue implements WorkQueue {
 
   private async resyncOnce(keys: () => Promise<Iterable<string>> | Iterable<string>): Promise<void> {
     try {
+      if (!(await this.claimResync())) return;
       for (const key of await keys()) {
         if (this.closing) return;
         await this.add(key);

@@ -90,4 +90,32 @@ describe('BullMQ work queue across replicas in one process', () => {
     const elapsed = lastStart - began;
     assert.ok(elapsed >= 2 * 400 - 10, `12 starts at 4 per 400 ms over two replicas need >= 800 ms after the first add, took ${elapsed} ms`);
   });
+
+  it('replicas resync once per interval between them, and a survivor takes over when the others close', async () => {
+    const name = uniqueName();
+    const intervalMs = 500;
+    const keys = ['ns/s1', 'ns/s2'];
+    const recorder = new RunRecorder();
+    const replicas: BullMqWorkQueue[] = [];
+    const began = performance.now();
+    // Staggered, so without a shared claim each replica's tick would land apart and run every key again.
+    for (let i = 0; i < 3; i++) {
+      const queue = replica({ name, resync: { intervalMs, keys: () => keys } });
+      queue.process(recorder.handler);
+      replicas.push(queue);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const shared = recorder.runsOf('ns/s1').length;
+    // A claim lasts 0.9 of the interval, so at most one resync per 450 ms (plus the one in flight).
+    const most = Math.floor((performance.now() - began) / (0.9 * intervalMs)) + 1;
+    assert.ok(shared >= 2, `the resync ran ns/s1 ${shared} times in 3.3 s`);
+    assert.ok(
+      shared <= most,
+      `3 replicas resynced ns/s1 ${shared} times in ${Math.round(performance.now() - began)} ms; one claim per interval allows ${most}`,
+    );
+    await Promise.all(replicas.slice(0, 2).map((queue) => queue.close(1_000)));
+    const before = recorder.runsOf('ns/s2').length;
+    await waitFor(() => recorder.runsOf('ns/s2').length >= before + 2, { what: 'the survivor to resync', timeoutMs: 5_000 });
+  });
 });
