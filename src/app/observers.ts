@@ -22,6 +22,8 @@ export interface Observers {
   readonly queueAdd: () => void;
   /** A reconcile whose inputs had not changed stopped after generating. */
   readonly unchangedReconcile: () => void;
+  /** A full resync left out this many keys whose inputs had not changed (no queue job, no reconcile). */
+  readonly resyncUnchanged: (count: number) => void;
   readonly cacheWait: (seconds: number) => void;
   readonly reconcile: (key: string, seconds: number, result: ReconcileResult, reason?: string) => void;
 }
@@ -44,6 +46,7 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     writes: countApplicationWrites(metrics.applicationWrites),
     queueAdd: () => metrics.queueAdds.inc(),
     unchangedReconcile: () => metrics.reconcilesUnchanged.inc(),
+    resyncUnchanged: (count) => metrics.resyncUnchanged.inc(count),
     cacheWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
     reconcile: (key, seconds, result, reason) => {
       const { namespace, name } = splitKey(key);

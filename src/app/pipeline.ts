@@ -25,6 +25,7 @@ import type { ProjectLookup } from '../tenancy/tenant-policy.js';
 import { TemplateEngine } from '../templating/engine.js';
 import { secretsOfType, versionOf } from './caches.js';
 import { UnchangedInputsMemo } from '../controller/reconcile/unchanged-inputs.js';
+import { siftResyncKeys } from '../controller/reconcile/resync-sieve.js';
 import type { Observers } from './observers.js';
 import type { SharedState } from './shared-state.js';
 import { createReplicaScm } from './scm.js';
@@ -40,6 +41,8 @@ export interface Pipeline {
   readonly handler: WorkHandler;
   /** The one template engine of this replica (its compiled-template cache outlives a reconcile). */
   readonly engine: TemplateEngine;
+  /** Of a full resync's keys, those to reconcile: the others' inputs are as their last successful reconcile left them. */
+  readonly resyncKeys: (keys: Iterable<string>) => Promise<string[]>;
 }
 
 /** What the pipeline is built from. */
@@ -54,6 +57,8 @@ export interface PipelineParts {
   readonly log: Logger;
   /** Longest a reconcile waits for this replica's caches to reach the event that enqueued it. */
   readonly cacheWaitTimeoutMs?: number;
+  /** Aborted when the replica stops (ends a resync's look at its keys). */
+  readonly signal: AbortSignal;
 }
 
 /** Builds Git cache, generators, one template engine, writers, reporter and runner into the queue handler. */
@@ -61,7 +66,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   const { informers, shared, observers, log } = parts;
   const engine = new TemplateEngine();
   const reporter = reporterOf(parts);
-  const reconcile = createReconciler(reconcilerDeps(parts, engine, reporter));
+  const deps = reconcilerDeps(parts, engine, reporter);
+  const reconcile = createReconciler(deps);
   const fresh = withFreshCaches(reconcile, {
     watermarks: shared.watermarks,
     cacheVersions: {
@@ -92,7 +98,14 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       : Promise.resolve();
     raised.then(() => shared.queue.add(key)).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
   };
-  return { enqueue, handler, engine };
+  const resyncKeys = async (keys: Iterable<string>): Promise<string[]> => {
+    const allowed = [...keys].filter((key) => parts.namespaceAllowed(splitKey(key).namespace));
+    const sifted = await siftResyncKeys(deps, shared.fingerprints, allowed, log, parts.signal);
+    observers.resyncUnchanged(sifted.unchanged);
+    log.debug({ keys: allowed.length, toReconcile: sifted.toReconcile.length }, 'full resync: keys whose inputs changed go to the queue');
+    return sifted.toReconcile;
+  };
+  return { enqueue, handler, engine, resyncKeys };
 }
 
 function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: Reporter): Parameters<typeof createReconciler>[0] {
@@ -146,7 +159,9 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     tenantRepoAllowances,
     quotas: { perApplicationSet: config.maxApplicationsPerApplicationSet, perNamespace: config.maxApplicationsPerNamespace },
     observeWrites: observers.writes,
-    unchangedInputs: new UnchangedInputsMemo(),
+    unchangedInputs: new UnchangedInputsMemo(undefined, shared.fingerprints, (error) =>
+      log.debug({ err: error }, 'could not share an input fingerprint; the next resync reconciles that ApplicationSet'),
+    ),
     // What else a reconcile reads from the caches: AppProjects (tenant admission, project checks). Not the
     // informer's resourceVersion: watch bookmarks move it while nothing changes.
     cacheVersions: () => objectVersions(informers.projects.store.list()),

@@ -55,7 +55,8 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const transport = createKubeTransport(kc);
   const informerTransport = options.informerKubeConfig ? createKubeTransport(options.informerKubeConfig) : transport;
   const informers = startControllerInformers(informerTransport, scope, abort.signal, log);
-  const shared = createSharedState(config, options.queueName ?? 'appset-controller', () => informers.applicationSets.store.keys(), log);
+  // The resync asks the pipeline (built below, long before the first interval) which keys changed.
+  const shared = createSharedState(config, options.queueName ?? 'appset-controller', () => pipeline.resyncKeys(informers.applicationSets.store.keys()), log);
   const observers = createObservers(informers, shared.queue);
   const pipeline = createPipeline({
     config,
@@ -65,6 +66,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     observers,
     namespaceAllowed,
     log,
+    signal: abort.signal,
     ...(options.cacheWaitTimeoutMs === undefined ? {} : { cacheWaitTimeoutMs: options.cacheWaitTimeoutMs }),
   });
   routeEvents(informers, { enqueue: pipeline.enqueue, namespaceAllowed, progressiveSyncs: config.enableProgressiveSyncs });

@@ -60,6 +60,7 @@ export class BullMqWorkQueue implements WorkQueue {
   private readonly replicaId = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
   private worker: Worker<KeyJobData> | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
+  private resyncing = false;
   private delayedChain: Promise<unknown> = Promise.resolve();
   /** Set when close() begins: no new keys are taken, but draining handlers may still add and forget. */
   private closing = false;
@@ -267,6 +268,9 @@ export class BullMqWorkQueue implements WorkQueue {
   }
 
   private async resyncOnce(keys: () => Promise<Iterable<string>> | Iterable<string>): Promise<void> {
+    // keys() may take a while (the controller looks at each key first): one resync at a time.
+    if (this.resyncing) return;
+    this.resyncing = true;
     try {
       if (!(await this.claimResync())) return;
       for (const key of await keys()) {
@@ -275,6 +279,8 @@ export class BullMqWorkQueue implements WorkQueue {
       }
     } catch (error) {
       this.log.warn({ err: error }, 'resync failed; next interval tries again');
+    } finally {
+      this.resyncing = false;
     }
   }
 }

@@ -39,6 +39,8 @@ export interface ControllerMetrics {
   readonly queueAdds: Counter;
   /** Reconciles that stopped after generating: every input was as in the last successful one. */
   readonly reconcilesUnchanged: Counter;
+  /** ApplicationSets a full resync left out of the queue: nothing had changed since their last successful reconcile. */
+  readonly resyncUnchanged: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
   readonly webhookRequests: Counter<'provider' | 'result'>;
@@ -130,6 +132,11 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     reconcilesUnchanged: new Counter({
       name: 'appset_reconciles_unchanged_total',
       help: 'Reconciles that stopped after generating because every input was as in the last successful one (nothing rendered or written).',
+      registers,
+    }),
+    resyncUnchanged: new Counter({
+      name: 'appset_resync_unchanged_total',
+      help: 'ApplicationSets a full resync left out of the queue because every input was as in their last successful reconcile.',
       registers,
     }),
     queueRetries: new Counter({

@@ -5,6 +5,8 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { OWNER_UID_INDEX, ownerUidsOf } from '../../src/controller/routing/caches.js';
 import { createReconciler, type ReconcilerDeps } from '../../src/controller/reconcile/reconciler.js';
 import { UnchangedInputsMemo } from '../../src/controller/reconcile/unchanged-inputs.js';
+import { createLocalFingerprints } from '../../src/controller/consistency/input-fingerprints.js';
+import { siftResyncKeys } from '../../src/controller/reconcile/resync-sieve.js';
 import type { ApplicationSetStatus } from '../../src/controller/status/status-writer.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import type { KubeObject } from '../../src/kube/informer/index.js';
@@ -62,7 +64,8 @@ function harness(initial: KubeObject, secrets: V1Secret[], git: GitReader = noGi
   const deleted: string[] = [];
   const statuses: ApplicationSetStatus[] = [];
   const events: string[] = [];
-  const memo = new UnchangedInputsMemo();
+  const fingerprints = createLocalFingerprints();
+  const memo = new UnchangedInputsMemo(undefined, fingerprints);
   const world = { secrets };
   const deps: ReconcilerDeps = {
     applicationSets,
@@ -116,6 +119,9 @@ function harness(initial: KubeObject, secrets: V1Secret[], git: GitReader = noGi
     world,
     setAppSet: (object: KubeObject) => applicationSets.upsert(object),
     reconcile: () => reconcile('argocd/set', ctx),
+    fingerprints,
+    /** The resync's look at `keys`, from the shared fingerprints only (as on a replica that never ran the key). */
+    sift: (keys = ['argocd/set']) => siftResyncKeys(deps, fingerprints, keys, ctx.log, ctx.signal),
     /** Reconciles until a reconcile is answered from memory (at most 3 runs); the number of runs. */
     async settle(): Promise<number> {
       for (let run = 1; run <= 3; run++) {
@@ -209,5 +215,65 @@ describe('unchanged reconcile inputs (memo of the last successful reconcile)', (
     const changed = h.memo.stats.changed;
     await h.reconcile();
     assert.equal(h.memo.stats.changed, changed + 1);
+  });
+});
+
+describe("the full resync's sieve: only keys whose inputs changed go to the queue", () => {
+  it('leaves out a key whose inputs are those of its last successful reconcile, on any replica', async () => {
+    const h = harness(appset(list('a', 'b'), '1'), [prod()]);
+    await h.settle();
+    assert.deepEqual(await h.sift(), { toReconcile: [], unchanged: 1 });
+    // A replica that never reconciled the key reads the same shared entry: a fresh memo changes nothing here.
+    assert.equal((await h.fingerprints.readAll()).size, 1);
+  });
+
+  it('sends a key with a changed commit to the queue', async () => {
+    const head = { commit: 'a'.repeat(40) };
+    const git = fakeGit({ ['a'.repeat(40)]: ['apps', 'apps/one'], ['b'.repeat(40)]: ['apps', 'apps/one', 'apps/two'] }, head);
+    const generator = { git: { repoURL: 'https://git.example/apps.git', directories: [{ path: 'apps/*' }] } };
+    const h = harness(appset(generator, '1', 'app-{{path.basename}}'), [prod()], git);
+    await h.settle();
+    assert.deepEqual((await h.sift()).toReconcile, []);
+    head.commit = 'b'.repeat(40);
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set']);
+  });
+
+  it('sends a key with a changed cluster Secret, a changed ApplicationSet or an edited Application to the queue', async () => {
+    const h = harness(appset(list('a'), '1'), [prod()]);
+    await h.settle();
+    h.world.secrets = [prod('2')];
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set'], 'cluster Secret');
+    await h.settle();
+    h.setAppSet(appset(list('a'), '2'));
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set'], 'ApplicationSet');
+    await h.settle();
+    const live = h.applications.getByName('argocd', 'app-a') as unknown as Application;
+    h.applications.upsert({ ...live, metadata: { ...live.metadata, resourceVersion: '999' } });
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set'], 'Application');
+  });
+
+  it('sends a key nobody reconciled, or whose generators fail, to the queue', async () => {
+    const head = { commit: 'a'.repeat(40) };
+    const git = fakeGit({ ['a'.repeat(40)]: ['apps', 'apps/one'] }, head);
+    const generator = { git: { repoURL: 'https://git.example/apps.git', directories: [{ path: 'apps/*' }] } };
+    const h = harness(appset(generator, '1', 'app-{{path.basename}}'), [prod()], git);
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set'], 'never reconciled');
+    await h.settle();
+    git.resolveRevision = () => Promise.reject(new Error('the Git server is down'));
+    assert.deepEqual((await h.sift()).toReconcile, ['argocd/set'], 'generators fail');
+  });
+
+  it('a failed reconcile removes the shared entry, and entries of deleted ApplicationSets are dropped', async () => {
+    const h = harness(appset(list('a'), '1'), [prod()]);
+    await h.settle();
+    h.world.secrets = [];
+    await assert.rejects(h.reconcile());
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await h.fingerprints.readAll()).size, 0, 'removed on failure');
+    h.world.secrets = [prod()];
+    await h.settle();
+    await h.fingerprints.write('argocd/gone/uid-gone', { fingerprint: 'x', desiredNames: [] });
+    await h.sift();
+    assert.deepEqual([...(await h.fingerprints.readAll()).keys()], ['argocd/set/uid-set']);
   });
 });

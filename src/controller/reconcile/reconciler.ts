@@ -4,7 +4,7 @@ import { effectivePolicy } from '../plan/sync-policy.js';
 import { awaitChange, requeue, type Action } from '../../model/action.js';
 import { Reason } from '../status/conditions.js';
 import { allowsMassDeletion, type ApplicationSetObject } from './applicationset.js';
-import { prepareApplications, prepareGeneration } from './prepare.js';
+import { prepareApplications, prepareGeneration, type PrepareContext } from './prepare.js';
 import type { Generated } from './generate.js';
 import type { TenantContext } from '../../tenancy/tenant-policy.js';
 import type { ReconcileInputs, UnchangedInputsMemo } from './unchanged-inputs.js';
@@ -80,12 +80,7 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
     }
   };
   const owned = deps.applications.byIndex(OWNER_UID_INDEX, stored.metadata.uid) as unknown as Application[];
-  const prepareContext = {
-    signal: ctx.signal,
-    log: ctx.log,
-    freshRefs: refreshRequested(appset),
-    namespaceCount: () => ({ inNamespace: deps.applications.listByNamespace(stored.metadata.namespace).length, owned: owned.length }),
-  };
+  const prepareContext = prepareContextOf(deps, appset, owned.length, ctx);
   const generation = await prepareGeneration(deps, appset, prepareContext);
   const { generated } = generation;
   const inputs = unchangedInputsOf(deps, appset, generation.tenant, generated);
@@ -132,17 +127,32 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   return actionAfter(generated);
 }
 
+/** What the stages before the plan need from a reconcile (or from the resync's look at a key). */
+export function prepareContextOf(
+  deps: ReconcilerDeps,
+  appset: ApplicationSetObject,
+  ownedCount: number,
+  ctx: Pick<ReconcileContext, 'signal' | 'log'>,
+): PrepareContext {
+  return {
+    signal: ctx.signal,
+    log: ctx.log,
+    freshRefs: refreshRequested(appset),
+    namespaceCount: () => ({ inNamespace: deps.applications.listByNamespace(appset.metadata.namespace).length, owned: ownedCount }),
+  };
+}
+
 /** A successful reconcile's Action: run again when the generators' poll interval is up, or on a change. */
 function actionAfter(generated: Generated): Action {
   return generated.requeueAfterMs === undefined ? awaitChange() : requeue(generated.requeueAfterMs);
 }
 
 /**
- * The inputs of this reconcile for the unchanged-inputs memo, or undefined where it does not apply: a
+ * The inputs of a reconcile for the unchanged-inputs memo, or undefined where it does not apply: a
  * refresh (it asks for a full run), a progressive sync (its steps follow the Applications' health), and a
  * tenant with a per-namespace quota (it counts Applications other ApplicationSets own).
  */
-function unchangedInputsOf(
+export function unchangedInputsOf(
   deps: ReconcilerDeps,
   appset: ApplicationSetObject,
   tenant: TenantContext | undefined,

@@ -5,6 +5,7 @@ import type { Application } from '../../model/objects.js';
 import { WeightedLru } from '../../model/weighted-lru.js';
 import type { ApplicationSetObject } from './applicationset.js';
 import type { Generated } from './generate.js';
+import type { RememberedInputs, SharedFingerprints } from '../consistency/input-fingerprints.js';
 
 /** What a reconcile after generating reads besides the generators' output; all of it from the informer caches. */
 export interface ReconcileInputs {
@@ -21,10 +22,7 @@ export interface ReconcileInputs {
 }
 
 /** The last successful reconcile of one ApplicationSet: its inputs' fingerprint and the Application names it wanted. */
-interface Remembered {
-  readonly fingerprint: string;
-  readonly desiredNames: readonly string[];
-}
+type Remembered = RememberedInputs;
 
 /**
  * Per ApplicationSet, the fingerprint of the inputs of its last reconcile that succeeded. A reconcile whose
@@ -38,14 +36,22 @@ export class UnchangedInputsMemo {
   readonly stats = { unchanged: 0, changed: 0 };
   private readonly last: WeightedLru<Remembered>;
 
-  constructor(maxApplicationSets = 100_000) {
+  /**
+   * `shared` also receives every entry, so the replica that runs the full resync can leave out the keys
+   * any replica reconciled with the same inputs; its failures are passed to `onSharedError` (the entry is
+   * then missing there, and the resync reconciles the key: safe, only slower).
+   */
+  constructor(
+    maxApplicationSets = 100_000,
+    private readonly shared?: SharedFingerprints,
+    private readonly onSharedError: (error: unknown) => void = () => undefined,
+  ) {
     this.last = new WeightedLru({ maxWeight: Number.POSITIVE_INFINITY, maxEntries: maxApplicationSets });
   }
 
   /** True when the last successful reconcile of this ApplicationSet had exactly these inputs. */
   unchanged(inputs: ReconcileInputs): boolean {
-    const kept = this.last.get(keyOf(inputs.appset));
-    const same = kept !== undefined && kept.fingerprint === fingerprint(inputs, kept.desiredNames);
+    const same = matchesRemembered(inputs, this.last.get(memoKeyOf(inputs.appset)));
     if (same) this.stats.unchanged++;
     else this.stats.changed++;
     return same;
@@ -59,16 +65,26 @@ export class UnchangedInputsMemo {
 
   /** Records a reconcile that succeeded. */
   remember(appset: ApplicationSetObject, remembered: Remembered): void {
-    this.last.set(keyOf(appset), remembered, 1);
+    const key = memoKeyOf(appset);
+    this.last.set(key, remembered, 1);
+    this.shared?.write(key, remembered).catch(this.onSharedError);
   }
 
   /** Forgets an ApplicationSet (a failed reconcile: the next one must run in full). */
   forget(appset: ApplicationSetObject): void {
-    this.last.delete(keyOf(appset));
+    const key = memoKeyOf(appset);
+    this.last.delete(key);
+    this.shared?.remove(key).catch(this.onSharedError);
   }
 }
 
-function keyOf(appset: ApplicationSetObject): string {
+/** True when `remembered` (from any replica) was taken from exactly these inputs. */
+export function matchesRemembered(inputs: ReconcileInputs, remembered: Remembered | undefined): boolean {
+  return remembered !== undefined && remembered.fingerprint === fingerprint(inputs, remembered.desiredNames);
+}
+
+/** The memo's key of an ApplicationSet: its uid too, so a deleted and recreated one starts afresh. */
+export function memoKeyOf(appset: { metadata: { namespace?: string; name?: string; uid?: string } }): string {
   return `${appset.metadata.namespace}/${appset.metadata.name}/${appset.metadata.uid ?? ''}`;
 }
 
