@@ -16,6 +16,7 @@ import { createAppSets, pool, prepareNamespace, setRevision } from '../test/syst
 import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 import { roundTo as round } from './statistics.js';
+import { parseDurationMs } from '../src/config/parsers.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
 export { WRITES_PER_RECONCILE } from '../src/controller/write/execute-plan.js';
@@ -311,9 +312,14 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
   const requestsBefore = await apiServerRequests(ctx.env);
   const reconcilesBefore = await metricSum(replicas, 'argocd_appset_reconcile_count');
   const unchangedBefore = await metricSum(replicas, 'appset_reconciles_unchanged_total');
+  const leftOutBefore = await metricSum(replicas, 'appset_resync_unchanged_total');
   await sleep(ctx.options.idleSeconds * 1000);
   const reconciles = (await metricSum(replicas, 'argocd_appset_reconcile_count')) - reconcilesBefore;
   const unchanged = (await metricSum(replicas, 'appset_reconciles_unchanged_total')) - unchangedBefore;
+  const leftOut = (await metricSum(replicas, 'appset_resync_unchanged_total')) - leftOutBefore;
+  // What one full resync of 1,000 ApplicationSets costs each replica: its CPU over the window, per resync period, scaled.
+  const periods = ctx.options.idleSeconds / (parseDurationMs(ctx.options.resyncPeriod) / 1000);
+  const perResyncOf1000 = (cpu: number): number => round(cpu / periods / (ctx.options.appSets / 1000), 3);
   const replicaCpuSeconds = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
   const requests = requestDelta(requestsBefore, await apiServerRequests(ctx.env));
   const minutes = ctx.options.idleSeconds / 60;
@@ -330,6 +336,11 @@ export async function idleCost(ctx: BenchContext, replicas: readonly ReplicaProc
     reconciles,
     /** Of those, the ones that stopped after generating (the first after a converge still runs in full). */
     unchanged,
+    /** Keys the resync left out of the queue: their inputs were those of their last successful reconcile. */
+    resyncLeftOut: leftOut,
+    resyncPeriods: round(periods, 2),
+    /** Each replica's CPU-seconds per full resync of 1,000 ApplicationSets (an upper bound: the idle baseline is in it). */
+    replicaCpuSecondsPerResyncOf1000AppSets: replicaCpuSeconds.map(perResyncOf1000),
     writesToApplicationsApplicationSetsEvents: writes,
     replicaCpuSecondsPer1000Reconciles: reconciles > 0 ? round((replicaCpuSeconds.reduce((a, b) => a + b, 0) / reconciles) * 1000, 3) : Number.NaN,
   };

@@ -288,6 +288,8 @@ function idleRows(idle: Awaited<ReturnType<typeof idleCost>>): Array<[string, st
       `${idle.reconciles} / ${idle.unchanged} / ${idle.writesToApplicationsApplicationSetsEvents}`,
     ],
     ['idle replica CPU-s per 1,000 reconciles', String(idle.replicaCpuSecondsPer1000Reconciles)],
+    ['idle keys the resync left out of the queue (inputs unchanged)', String(idle.resyncLeftOut)],
+    [`idle replica CPU-s per full resync of 1,000 ApplicationSets (${idle.resyncPeriods} periods)`, idle.replicaCpuSecondsPerResyncOf1000AppSets.join(', ')],
   ];
 }
 

@@ -7,6 +7,7 @@ import { createReconciler, type ReconcilerDeps } from '../../src/controller/reco
 import { UnchangedInputsMemo } from '../../src/controller/reconcile/unchanged-inputs.js';
 import { createLocalFingerprints } from '../../src/controller/consistency/input-fingerprints.js';
 import { siftResyncKeys } from '../../src/controller/reconcile/resync-sieve.js';
+import { resolveOncePerPass } from '../../src/controller/reconcile/pass-git.js';
 import type { ApplicationSetStatus } from '../../src/controller/status/status-writer.js';
 import { createGeneratorRegistry } from '../../src/generators/registry.js';
 import type { KubeObject } from '../../src/kube/informer/index.js';
@@ -275,5 +276,32 @@ describe("the full resync's sieve: only keys whose inputs changed go to the queu
     await h.fingerprints.write('argocd/gone/uid-gone', { fingerprint: 'x', desiredNames: [] });
     await h.sift();
     assert.deepEqual([...(await h.fingerprints.readAll()).keys()], ['argocd/set/uid-set']);
+  });
+});
+
+describe('resolveOncePerPass', () => {
+  it('asks the reader once per repository, revision and refs age, and passes the rest through', async () => {
+    const asked: string[] = [];
+    const git: GitReader = {
+      resolveRevision: (url, revision, _signal, options) => {
+        asked.push(`${url}@${revision}/${options?.maxRefsAgeMs ?? '-'}`);
+        return Promise.resolve(`sha-of-${revision}`);
+      },
+      listDirectories: () => Promise.resolve(['apps']),
+      listFiles: () => Promise.resolve([]),
+      readFile: () => Promise.resolve(Buffer.from('x')),
+    };
+    const pass = resolveOncePerPass(git);
+    const { signal } = new AbortController();
+    const answers = await Promise.all([
+      pass.resolveRevision('https://a', 'main', signal),
+      pass.resolveRevision('https://a', 'main', signal),
+      pass.resolveRevision('https://a', 'dev', signal),
+      pass.resolveRevision('https://b', 'main', signal),
+      pass.resolveRevision('https://a', 'main', signal, { maxRefsAgeMs: 0 }),
+    ]);
+    assert.deepEqual(answers, ['sha-of-main', 'sha-of-main', 'sha-of-dev', 'sha-of-main', 'sha-of-main']);
+    assert.deepEqual(asked, ['https://a@main/-', 'https://a@dev/-', 'https://b@main/-', 'https://a@main/0']);
+    assert.deepEqual(await pass.listDirectories('https://a', 'sha', signal), ['apps']);
   });
 });

@@ -7,6 +7,7 @@ import type { ApplicationSetObject } from './applicationset.js';
 import { prepareGeneration } from './prepare.js';
 import { prepareContextOf, unchangedInputsOf, type ReconcilerDeps } from './reconciler.js';
 import { matchesRemembered, memoKeyOf } from './unchanged-inputs.js';
+import { resolveOncePerPass } from './pass-git.js';
 
 /** Generators run at once while the resync looks at its keys (each mostly waits on a Git or Redis read). */
 const SIEVE_CONCURRENCY = 8;
@@ -35,6 +36,8 @@ export async function siftResyncKeys(
   signal: AbortSignal,
 ): Promise<SieveResult> {
   const all = [...keys];
+  // The platform's reader only: a tenant's reader answers within its own credential scope, and stays apart.
+  const passDeps: ReconcilerDeps = { ...deps, git: resolveOncePerPass(deps.git) };
   const remembered = await fingerprints.readAll();
   const live = new Set<string>();
   const decisions = await mapBounded(all, SIEVE_CONCURRENCY, async (key): Promise<boolean> => {
@@ -47,7 +50,7 @@ export async function siftResyncKeys(
     try {
       const owned = deps.applications.byIndex(OWNER_UID_INDEX, appset.metadata.uid) as unknown as Application[];
       const ctx = { signal, log: log.child({ appset: key }) };
-      const { tenant, generated } = await prepareGeneration(deps, appset, prepareContextOf(deps, appset, owned.length, ctx));
+      const { tenant, generated } = await prepareGeneration(passDeps, appset, prepareContextOf(deps, appset, owned.length, ctx));
       const inputs = unchangedInputsOf(deps, appset, tenant, generated);
       return !(inputs && matchesRemembered(inputs, kept));
     } catch {
