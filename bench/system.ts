@@ -289,7 +289,11 @@ function idleRows(idle: Awaited<ReturnType<typeof idleCost>>): Array<[string, st
     ],
     ['idle replica CPU-s per 1,000 reconciles', String(idle.replicaCpuSecondsPer1000Reconciles)],
     ['idle keys the resync left out of the queue (inputs unchanged)', String(idle.resyncLeftOut)],
-    [`idle replica CPU-s per full resync of 1,000 ApplicationSets (${idle.resyncPeriods} periods)`, idle.replicaCpuSecondsPerResyncOf1000AppSets.join(', ')],
+    [
+      `idle replica CPU-s per resync period per 1,000 ApplicationSets, all work (${idle.resyncPeriods} periods)`,
+      idle.replicaCpuSecondsPerResyncOf1000AppSets.join(', '),
+    ],
+    ['idle resync CPU-s per full resync of 1,000 ApplicationSets, per replica', idle.resyncCpuSecondsPerResyncOf1000AppSets.join(', ')],
   ];
 }
 

@@ -22,8 +22,11 @@ export interface Observers {
   readonly queueAdd: () => void;
   /** A reconcile whose inputs had not changed stopped after generating. */
   readonly unchangedReconcile: () => void;
-  /** A full resync left out this many keys whose inputs had not changed (no queue job, no reconcile). */
-  readonly resyncUnchanged: (count: number) => void;
+  /**
+   * A full resync's look at its keys: how many it left out (inputs unchanged: no queue job, no reconcile)
+   * and the process CPU-seconds the look took (anything else the process did meanwhile included).
+   */
+  readonly resyncPass: (unchanged: number, cpuSeconds: number) => void;
   readonly cacheWait: (seconds: number) => void;
   readonly reconcile: (key: string, seconds: number, result: ReconcileResult, reason?: string) => void;
 }
@@ -46,7 +49,10 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     writes: countApplicationWrites(metrics.applicationWrites),
     queueAdd: () => metrics.queueAdds.inc(),
     unchangedReconcile: () => metrics.reconcilesUnchanged.inc(),
-    resyncUnchanged: (count) => metrics.resyncUnchanged.inc(count),
+    resyncPass: (unchanged, cpuSeconds) => {
+      metrics.resyncUnchanged.inc(unchanged);
+      metrics.resyncCpuSeconds.inc(cpuSeconds);
+    },
     cacheWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
     reconcile: (key, seconds, result, reason) => {
       const { namespace, name } = splitKey(key);

@@ -99,9 +99,11 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     raised.then(() => shared.queue.add(key)).catch((error: unknown) => log.error({ err: error, appset: key }, 'could not enqueue'));
   };
   const resyncKeys = async (keys: Iterable<string>): Promise<string[]> => {
+    const cpuBefore = process.cpuUsage();
     const allowed = [...keys].filter((key) => parts.namespaceAllowed(splitKey(key).namespace));
     const sifted = await siftResyncKeys(deps, shared.fingerprints, allowed, log, parts.signal);
-    observers.resyncUnchanged(sifted.unchanged);
+    const cpu = process.cpuUsage(cpuBefore);
+    observers.resyncPass(sifted.unchanged, (cpu.user + cpu.system) / 1e6);
     log.debug({ keys: allowed.length, toReconcile: sifted.toReconcile.length }, 'full resync: keys whose inputs changed go to the queue');
     return sifted.toReconcile;
   };

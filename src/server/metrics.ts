@@ -41,6 +41,8 @@ export interface ControllerMetrics {
   readonly reconcilesUnchanged: Counter;
   /** ApplicationSets a full resync left out of the queue: nothing had changed since their last successful reconcile. */
   readonly resyncUnchanged: Counter;
+  /** CPU-seconds of this process while it looked at a full resync's keys. */
+  readonly resyncCpuSeconds: Counter;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
   readonly webhookRequests: Counter<'provider' | 'result'>;
@@ -137,6 +139,11 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     resyncUnchanged: new Counter({
       name: 'appset_resync_unchanged_total',
       help: 'ApplicationSets a full resync left out of the queue because every input was as in their last successful reconcile.',
+      registers,
+    }),
+    resyncCpuSeconds: new Counter({
+      name: 'appset_resync_cpu_seconds_total',
+      help: "CPU-seconds this replica spent looking at full resyncs' keys (the replica that claimed each interval).",
       registers,
     }),
     queueRetries: new Counter({
