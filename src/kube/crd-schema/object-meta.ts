@@ -70,6 +70,17 @@ function decodeStruct(value: unknown, fields: Readonly<Record<string, GoType>>, 
   return undefined;
 }
 
+/** Whether a JSON value decodes into each Go type. */
+const FITS: Record<Exclude<GoType, object>, (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  int64: (v) => typeof v === 'number' && Number.isInteger(v),
+  bool: (v) => typeof v === 'boolean',
+  time: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
+  'map[string]string': (v) => isObject(v) && Object.values(v).every((s) => s === null || typeof s === 'string'),
+  '[]string': (v) => Array.isArray(v) && v.every((s) => s === null || typeof s === 'string'),
+  raw: () => true,
+};
+
 function decodeField(value: unknown, type: GoType, path: string, goPath: string, unknown: string[]): string | undefined {
   if (value === null || type === 'raw') return undefined;
   if (typeof type === 'object') {
@@ -80,16 +91,8 @@ function decodeField(value: unknown, type: GoType, path: string, goPath: string,
     }
     return undefined;
   }
-  const fits: Record<Exclude<GoType, object>, (v: unknown) => boolean> = {
-    string: (v) => typeof v === 'string',
-    int64: (v) => typeof v === 'number' && Number.isInteger(v),
-    bool: (v) => typeof v === 'boolean',
-    time: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
-    'map[string]string': (v) => isObject(v) && Object.values(v).every((s) => s === null || typeof s === 'string'),
-    '[]string': (v) => Array.isArray(v) && v.every((s) => s === null || typeof s === 'string'),
-    raw: () => true,
-  };
-  return fits[type](value) ? undefined : cannotUnmarshal(value, path, goPath, type);
+
+  return FITS[type](value) ? undefined : cannotUnmarshal(value, path, goPath, type);
 }
 
 /** `path: ` and Go's decoding error, which names the field below ObjectMeta. */
@@ -112,6 +115,10 @@ const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
 const LABEL_KEY = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE = `(${LABEL_KEY})?`;
+const SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN}$`);
+const LABEL_RE = new RegExp(`^${DNS1123_LABEL}$`);
+const LABEL_KEY_RE = new RegExp(`^${LABEL_KEY}$`);
+const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE}$`);
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 function regexError(message: string, regex: string, ...examples: string[]): string {
@@ -122,7 +129,7 @@ function regexError(message: string, regex: string, ...examples: string[]): stri
 export function dns1123SubdomainErrors(value: string): string[] {
   const errors: string[] = [];
   if (bytes(value) > 253) errors.push('must be no more than 253 bytes');
-  if (!new RegExp(`^${DNS1123_SUBDOMAIN}$`).test(value))
+  if (!SUBDOMAIN_RE.test(value))
     errors.push(
       regexError(
         "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
@@ -137,8 +144,8 @@ export function dns1123SubdomainErrors(value: string): string[] {
 function dns1123LabelErrors(value: string): string[] {
   const errors: string[] = [];
   if (bytes(value) > 63) errors.push('must be no more than 63 bytes');
-  if (!new RegExp(`^${DNS1123_LABEL}$`).test(value)) {
-    if (new RegExp(`^${DNS1123_SUBDOMAIN}$`).test(value)) errors.push('must not contain dots');
+  if (!LABEL_RE.test(value)) {
+    if (SUBDOMAIN_RE.test(value)) errors.push('must not contain dots');
     else
       errors.push(
         regexError(
@@ -170,14 +177,14 @@ export function qualifiedNameErrors(value: string): string[] {
   }
   if (name === '') errors.push('name part must be non-empty');
   else if (bytes(name) > 63) errors.push('name part must be no more than 63 bytes');
-  if (!new RegExp(`^${LABEL_KEY}$`).test(name)) errors.push(`name part ${regexError(LABEL_KEY_MESSAGE, LABEL_KEY, 'MyName', 'my.name', '123-abc')}`);
+  if (!LABEL_KEY_RE.test(name)) errors.push(`name part ${regexError(LABEL_KEY_MESSAGE, LABEL_KEY, 'MyName', 'my.name', '123-abc')}`);
   return errors;
 }
 
 function labelValueErrors(value: string): string[] {
   const errors: string[] = [];
   if (bytes(value) > 63) errors.push('must be no more than 63 bytes');
-  if (!new RegExp(`^${LABEL_VALUE}$`).test(value))
+  if (!LABEL_VALUE_RE.test(value))
     errors.push(
       regexError(
         "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
