@@ -35,3 +35,53 @@ describe('CRD schema compilation', () => {
     assert.equal(compileSchema({ type: 'string', format: 'date-time' }).format, 'date-time');
   });
 });
+
+describe("the ApplicationSet CRD's validator (the API server's words, as test/cli/validate-schema.int.test.ts checks them against it)", () => {
+  const appset = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Record<string, unknown> => ({
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name: 'web', namespace: 'argocd', ...metadata },
+    spec: { generators: [{ list: { elements: [] } }], template: { metadata: {}, spec: {} }, ...spec },
+  });
+  const check = (object: unknown): unknown => {
+    const validator = CrdValidator.fromCrd(readCrds().find((crd) => crd.spec.names.kind === 'ApplicationSet') ?? assert.fail('no ApplicationSet CRD'));
+    const { result, problems } = validator.check(object);
+    return { result, problems };
+  };
+
+  it('accepts a valid one and does not change it', () => {
+    const object = appset({ goTemplate: null });
+    assert.deepEqual(check(object), { result: 'accepted', problems: [] });
+    assert.equal((object['spec'] as Record<string, unknown>)['goTemplate'], null);
+  });
+
+  it('names unknown fields alone, sorted, as a strict decoding error does', () => {
+    assert.deepEqual(check(appset({ zeta: 1, alpha: 2, goTemplate: 'yes' }, { colour: 'blue' })), {
+      result: 'bad-request',
+      problems: ['unknown field "metadata.colour"', 'unknown field "spec.alpha"', 'unknown field "spec.zeta"'],
+    });
+  });
+
+  it('reports types, enums, required fields and bounds together, as a 422 does', () => {
+    const object = appset({ goTemplate: 'yes', syncPolicy: { applicationsSync: 'all' }, generators: [] });
+    delete (object['spec'] as Record<string, unknown>)['template'];
+    assert.deepEqual(check(object), {
+      result: 'invalid',
+      problems: [
+        'spec.generators: Invalid value: 0: spec.generators in body should have at least 1 items',
+        'spec.goTemplate: Invalid value: "string": spec.goTemplate in body must be of type boolean: "string"',
+        'spec.syncPolicy.applicationsSync: Unsupported value: "all": supported values: "create-only", "create-update", "create-delete", "sync"',
+        'spec.template: Required value',
+      ],
+    });
+  });
+
+  it('checks the metadata as ObjectMeta validation does', () => {
+    assert.deepEqual(check(appset({}, { name: 'Web' })), {
+      result: 'invalid',
+      problems: [
+        `metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      ],
+    });
+  });
+});
