@@ -231,6 +231,9 @@ describe('appset validate', () => {
       tempFile('schema.yaml', JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'x' }, spec: {} })),
     ]);
     assert.equal(noGenerators.code, 1);
-    assert.match(noGenerators.err, /InvalidManifest: the API server would refuse this manifest: spec.generators must be a list; spec.template is missing/);
+    assert.match(
+      noGenerators.err,
+      /InvalidManifest: the API server would refuse this manifest: (?=.*spec\.generators: Required value)(?=.*spec\.template: Required value)/,
+    );
   });
 });

@@ -164,3 +164,62 @@ describe('appset render', () => {
     assert.equal((await render([files[0] ?? '', '--repo', 'no-equals-sign'])).code, 2);
   });
 });
+
+describe('appset render --check', () => {
+  async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    const code = await main(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+    return { code, out, err };
+  }
+  const appset = (spec: Record<string, unknown>): string =>
+    JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', metadata: { name: 'web', namespace: 'argocd' }, spec });
+  const template = {
+    metadata: { name: 'web-{{env}}' },
+    spec: {
+      project: 'default',
+      source: { repoURL: 'https://git.example/apps.git', path: 'web' },
+      destination: { server: 'https://kubernetes.default.svc', namespace: 'web' },
+    },
+  };
+
+  it('prints nothing and exits 0 when the files pass, like validate', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'render-check-')), 'ok.yaml');
+    writeFileSync(file, appset({ generators: [{ list: { elements: [{ env: 'dev' }] } }], template }));
+    assert.deepEqual(await run(['render', '--check', file]), { code: 0, out: '', err: '' });
+  });
+
+  it("prints every problem and no Application, exit 1, exactly as validate does: the schema, the controller's checks, AppProjects", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'render-check-'));
+    const files = {
+      schema: appset({ generators: [{ list: { elements: [{ env: 'dev' }] } }], template, foo: 1 }),
+      names: appset({ generators: [{ list: { elements: [{ env: 'Prod' }] } }], template }),
+      project: JSON.stringify({ apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'p' }, spec: { sourceRepos: '*' } }),
+    };
+    for (const [name, text] of Object.entries(files)) {
+      const file = join(dir, `${name}.yaml`);
+      writeFileSync(file, text);
+      const check = await run(['render', '--check', file]);
+      assert.equal(check.code, 1, `${name}: ${check.err}`);
+      assert.equal(check.out, '');
+      assert.deepEqual(check, await run(['validate', file]), name);
+    }
+    assert.match((await run(['render', '--check', join(dir, 'schema.yaml')])).err, /^ApplicationSet argocd\/web: InvalidManifest: .*unknown field "spec.foo"/);
+    assert.match((await run(['render', '--check', join(dir, 'names.yaml')])).err, /^ApplicationSet argocd\/web: .*web-Prod/);
+    assert.match(
+      (await run(['render', '--check', join(dir, 'project.yaml')])).err,
+      /^AppProject argocd\/p: InvalidManifest: .*spec\.sourceRepos: Invalid value: "string"/,
+    );
+  });
+
+  it('takes the flags of validate only with --check, and no -o with it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'render-check-')), 'ok.yaml');
+    writeFileSync(file, appset({ generators: [{ list: { elements: [{ env: 'dev' }] } }], template }));
+    const projects = await run(['render', file, '--projects', file]);
+    assert.equal(projects.code, 2);
+    assert.match(projects.err, /--projects only with --check/);
+    assert.equal((await run(['render', file, '--max-delete-share', '0.2'])).code, 2);
+    assert.equal((await run(['render', '--check', file, '-o', 'json'])).code, 2);
+    assert.match((await run(['render', '--help'])).out, /--check/);
+  });
+});

@@ -85,5 +85,10 @@ export const INVALID_MANIFEST = 'InvalidManifest';
 
 /** A manifest the API server would refuse: the controller never sees it. */
 export function manifestFailure(problems: readonly string[]): Preview {
-  return { kind: 'failed', reason: INVALID_MANIFEST, message: `the API server would refuse this manifest: ${problems.join('; ')}` };
+  return { kind: 'failed', reason: INVALID_MANIFEST, message: manifestFailureMessage(problems) };
+}
+
+/** The message of {@link manifestFailure}. */
+export function manifestFailureMessage(problems: readonly string[]): string {
+  return `the API server would refuse this manifest: ${problems.join('; ')}`;
 }
