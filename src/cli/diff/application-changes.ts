@@ -67,12 +67,20 @@ export function applicationSetDiff(
   const plan = preview.plan;
   const base = { namespace: appset.namespace, name: appset.name, presence, verdict, notes: [] as string[] };
   if (!plan) return { ...base, changes: [], unchanged: 0, skippedByPolicy: { updates: [], deletes: [] }, conflicts: [] };
+  // With a RollingSync's steps: the step (1-based, -1 for none, as Argo CD's applicationStatus) a create or update syncs in.
+  const stepOf = preview.stepOf;
+  const step = (name: string): { step?: number } => (stepOf ? { step: (stepOf.get(name) ?? -2) + 1 } : {});
   const changes: ApplicationChange[] = [
-    ...plan.create.map((app) => ({ name: app.metadata.name, action: 'create' as const, fields: leafChanges(comparable(app), 'added') })),
+    ...plan.create.map((app) => ({
+      name: app.metadata.name,
+      action: 'create' as const,
+      ...step(app.metadata.name),
+      fields: leafChanges(comparable(app), 'added'),
+    })),
     ...plan.update.map((intent) => {
       const live = world.lookup(intent.metadata.name);
       const before = live ? comparable(live, options.ownKeysOnly ? keptFor(live, intent) : undefined) : {};
-      return { name: intent.metadata.name, action: 'update' as const, fields: diffFields(before, comparable(intent)) };
+      return { name: intent.metadata.name, action: 'update' as const, ...step(intent.metadata.name), fields: diffFields(before, comparable(intent)) };
     }),
     ...plan.delete.map((app) => ({ name: app.metadata.name, action: 'delete' as const, fields: leafChanges(comparable(app), 'removed') })),
     ...refusedDeletes(preview, world).map((app) => ({

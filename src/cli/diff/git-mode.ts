@@ -7,6 +7,8 @@ import { pino, type Logger } from 'pino';
 import { applyIntent } from '../../controller/plan/apply-intent.js';
 import type { ApplicationSetObject } from '../../controller/reconcile/applicationset.js';
 import { prepareReconcile } from '../../controller/reconcile/prepare.js';
+import { readRollingSync } from '../../controller/rollout/rolling-sync.js';
+import { rolloutWrites } from '../../controller/rollout/rollout.js';
 import type { PreviewDeps } from '../../controller/reconcile/preview.js';
 import type { GitReader } from '../../git/git-reader.js';
 import { RepoCache } from '../../git/repo-cache.js';
@@ -124,7 +126,10 @@ async function baseApplications(base: Side, log: Logger): Promise<Written[]> {
     const id = { uid: previewUid(appset), namespace: appset.metadata.namespace, name: appset.metadata.name };
     try {
       const prepared = await prepareReconcile(base.deps, appset, { signal, log, freshRefs: false, namespaceCount: () => ({ inNamespace: 0, owned: 0 }) });
-      return { ...id, applications: prepared.desired.map((app) => applyIntent(app, undefined, prepared.rules)) };
+      // As the rollout wrote them, with progressive syncs (without automated sync while a RollingSync has steps).
+      const strategy = base.deps.settings.progressiveSyncs === true ? readRollingSync(appset.spec.strategy) : undefined;
+      const desired = strategy ? rolloutWrites(strategy, prepared.desired).desired : prepared.desired;
+      return { ...id, applications: desired.map((app) => applyIntent(app, undefined, prepared.rules)) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { ...id, applications: [], note: `at the base revision the controller could not reconcile it (${message}); it is compared with no Applications` };
