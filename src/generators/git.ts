@@ -1,4 +1,5 @@
 import { GitError } from '../git/git-error.js';
+import { TerminalError } from '../model/action.js';
 import { validateRepoURL, validateRevision } from '../git/input-validation.js';
 import type { ParamSet } from '../model/params.js';
 import type { Generator, GeneratorContext } from './generator.js';
@@ -83,7 +84,9 @@ export function createGitGenerator(options: GitGeneratorOptions = DEFAULT_GIT_GE
         // A poll every N seconds must see refs newer than N seconds, whatever the reader would reuse.
         commit = await ctx.git.resolveRevision(spec.repoURL, spec.revision, ctx.signal, { maxRefsAgeMs: pollIntervalMs(spec.requeueAfterSeconds) });
       } catch (error) {
-        throw error instanceof GitError ? error : new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
+        // A refusal (the tenant may not read this repository) is passed on as it is: it is the rule, not a Git failure.
+        if (error instanceof GitError || error instanceof TerminalError) throw error;
+        throw new GitError('unreachable', { repoURL: spec.repoURL, revision: spec.revision }, String(error));
       }
       ctx.log.debug({ repoURL: spec.repoURL, revision: spec.revision, commit }, 'git generator: revision resolved');
       const source = { spec, commit, ctx, options };

@@ -18,12 +18,21 @@ import { validateApplication } from './validate.js';
 import { isPlainMap } from './plain-values.js';
 import { parseYaml11 } from '../model/yaml11.js';
 import { normalizeApplicationSpec } from './normalize-application.js';
+import { TerminalError } from '../model/action.js';
 
 /** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
 
 /** An error in one parameter set's Application; says which generator and parameter set. */
 export class ApplicationRenderError extends RenderError {
   override readonly name = 'ApplicationRenderError';
+}
+
+/**
+ * A templatePatch that changes `spec.project`: a refusal (the project is the template's, and a tenant's
+ * security boundary), not a template error a retry could fix. Argo CD silently resets the project instead.
+ */
+export class TemplatePatchProjectError extends TerminalError {
+  override readonly name = 'TemplatePatchProjectError';
 }
 
 const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
@@ -112,20 +121,35 @@ function patched(ctx: RenderContext, app: Record<string, unknown>, patchText: st
   if (!isPlainMap(patch)) throw new RenderError('the rendered patch must be a YAML mapping (like the Application: metadata, spec)', 'templatePatch');
   const result = applyStrategicPatch(app, patch) as Record<string, unknown>;
   const projectOf = (a: Record<string, unknown>): unknown => (isPlainMap(a['spec']) ? a['spec']['project'] : undefined);
-  if (projectOf(result) !== projectOf(app)) throw new RenderError('templatePatch cannot change spec.project; set it in spec.template', 'templatePatch');
+  if (projectOf(result) !== projectOf(app))
+    throw new TemplatePatchProjectError('templatePatch: templatePatch cannot change spec.project; set it in spec.template');
   return result;
+}
+
+/** {@link renderOne}, its errors prefixed with `where()` (the generator and parameter set, described only on error). */
+function renderLocated(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet, where: () => string): GeneratedApplication {
+  try {
+    return renderOne(ctx, template, params);
+  } catch (error) {
+    if (error instanceof TemplatePatchProjectError) throw new TemplatePatchProjectError(`${where()}: ${error.message}`);
+    if (!(error instanceof RenderError)) throw error;
+    throw new ApplicationRenderError(`${where()}: ${error.message}`, '', error);
+  }
 }
 
 /**
  * Renders every parameter set of every generator into an Application. All or nothing: the first error
  * (a missing parameter, an invalid name, two parameter sets producing the same name, a limit) is thrown
- * as a RenderError naming the generator, the parameter set and the field, and nothing is returned.
+ * as a RenderError naming the generator, the parameter set and the field, and nothing is returned; a
+ * templatePatch that changes the project is a {@link TemplatePatchProjectError}. With `uniqueNames: false`
+ * two parameter sets may render one name (the controller's validation reports it, as Argo CD's does).
  */
 export function renderApplicationSet(
   appset: ApplicationSetForRender,
   outputs: readonly GeneratorOutput[],
-  options: { engine?: TemplateEngine; limits?: RenderLimits } = {},
+  options: { engine?: TemplateEngine; limits?: RenderLimits; uniqueNames?: boolean } = {},
 ): RenderedApplication[] {
+  const checkNames = options.uniqueNames ?? true;
   const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
   const budget = new RenderBudget(limits.timeLimitMs, limits.maxOutputBytes);
   const missing = missingModeOf(appset);
@@ -141,14 +165,8 @@ export function renderApplicationSet(
   for (const { generatorIndex, params } of outputs) {
     const template = templateFor(appset, generatorIndex);
     params.forEach((paramSet, paramIndex) => {
-      let application: GeneratedApplication;
-      try {
-        application = renderOne(ctx, template, paramSet);
-      } catch (error) {
-        if (!(error instanceof RenderError)) throw error;
-        throw new ApplicationRenderError(`${describeParams(generatorIndex, paramIndex, paramSet)}: ${error.message}`, '', error);
-      }
-      const earlier = byName.get(application.metadata.name);
+      const application = renderLocated(ctx, template, paramSet, () => describeParams(generatorIndex, paramIndex, paramSet));
+      const earlier = checkNames ? byName.get(application.metadata.name) : undefined;
       if (earlier) {
         const first = describeParams(earlier.generatorIndex, earlier.paramIndex, earlier.params);
         throw new ApplicationRenderError(

@@ -1,11 +1,14 @@
 import type { GitReader } from '../git/git-reader.js';
 import { isDestinationPermitted, isSourceNamespacePermitted, isSourcePermitted, type AppProjectSpec } from './project.js';
 import { refusedRepoUrl, type RepoUrlAllowances } from './repo-url-safety.js';
-import { AppsetError } from '../model/errors.js';
+import { TerminalError } from '../model/action.js';
 import type { GeneratedApplication } from '../model/applicationset-types.js';
 
-/** A tenancy rule an ApplicationSet broke; the message names the rule and the value. */
-export class TenancyViolation extends AppsetError {
+/**
+ * A tenancy rule an ApplicationSet broke; the message names the rule and the value. Terminal (a refusal, not a
+ * retry), and a TerminalError so that a generator reading through the tenant's Git reader passes it on as it is.
+ */
+export class TenancyViolation extends TerminalError {
   override readonly name = 'TenancyViolation';
 }
 

@@ -2,33 +2,53 @@ import { canonicalJson, INTENT_HASH_ANNOTATION } from '../../controller/plan/app
 import type { Preview, PreviewWorld } from '../../controller/reconcile/preview.js';
 import type { Application } from '../../model/objects.js';
 import type { ApplicationChange, ApplicationSetDiff } from './diff-report.js';
+import { fieldsOnlyAppliedByController } from './applied-fields.js';
 import { diffFields, leafChanges } from './field-diff.js';
 
-/** How the live side's labels and annotations are compared. */
+/** How the live side's labels, annotations and finalizers are compared. */
 export interface CompareOptions {
   /**
-   * Compare only the label and annotation keys the controller writes (live mode: others' keys on a live
-   * Application are theirs and stay); otherwise every key (Git mode: both sides are what the controller wrote).
+   * Compare only what the controller's next apply can change (live mode): the label and annotation keys and
+   * finalizers it writes now, and those its apply alone owned before (from `metadata.managedFields`), which the
+   * apply removes when the render no longer has them; others' keys on a live Application are theirs and stay.
+   * Otherwise everything (Git mode: both sides are what the controller wrote).
    */
   readonly ownKeysOnly: boolean;
 }
 
+/** Which keys and finalizers of a live Application are compared; all when absent. */
+interface Kept {
+  readonly label: (key: string) => boolean;
+  readonly annotation: (key: string) => boolean;
+  readonly finalizer: (value: string) => boolean;
+}
+
 /** The parts of an Application the controller writes, as compared: labels, annotations (without the intent hash), finalizers, spec. */
-function comparable(app: Application, keysOf?: Application): Record<string, unknown> {
-  const pick = (
-    values: Readonly<Record<string, string>> | undefined,
-    keys: Readonly<Record<string, string>> | undefined,
-  ): Record<string, string> | undefined => {
+function comparable(app: Application, kept?: Kept): Record<string, unknown> {
+  const pick = (values: Readonly<Record<string, string>> | undefined, keep: ((key: string) => boolean) | undefined): Record<string, string> | undefined => {
     if (!values) return undefined;
-    const kept = Object.entries(values).filter(([key]) => key !== INTENT_HASH_ANNOTATION && (!keysOf || (keys !== undefined && Object.hasOwn(keys, key))));
-    return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+    const entries = Object.entries(values).filter(([key]) => key !== INTENT_HASH_ANNOTATION && (!keep || keep(key)));
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
   };
+  const finalizers = (app.metadata.finalizers ?? []).filter((value) => !kept || kept.finalizer(value));
   const metadata = {
-    labels: pick(app.metadata.labels, keysOf?.metadata.labels),
-    annotations: pick(app.metadata.annotations, keysOf?.metadata.annotations),
-    finalizers: app.metadata.finalizers && app.metadata.finalizers.length > 0 ? app.metadata.finalizers : undefined,
+    labels: pick(app.metadata.labels, kept?.label),
+    annotations: pick(app.metadata.annotations, kept?.annotation),
+    finalizers: finalizers.length > 0 ? finalizers : undefined,
   };
   return { metadata, spec: app.spec };
+}
+
+/** What of `live` the controller's apply of `intent` can change: what the intent writes, and what its apply alone owned. */
+function keptFor(live: Application, intent: Application): Kept {
+  const applied = fieldsOnlyAppliedByController(live);
+  const has = (values: Readonly<Record<string, string>> | undefined, key: string): boolean => values !== undefined && Object.hasOwn(values, key);
+  const finalizers = new Set(intent.metadata.finalizers ?? []);
+  return {
+    label: (key) => has(intent.metadata.labels, key) || applied.labels.has(key),
+    annotation: (key) => has(intent.metadata.annotations, key) || applied.annotations.has(key),
+    finalizer: (value) => finalizers.has(value) || applied.finalizers.has(value),
+  };
 }
 
 /**
@@ -47,12 +67,20 @@ export function applicationSetDiff(
   const plan = preview.plan;
   const base = { namespace: appset.namespace, name: appset.name, presence, verdict, notes: [] as string[] };
   if (!plan) return { ...base, changes: [], unchanged: 0, skippedByPolicy: { updates: [], deletes: [] }, conflicts: [] };
+  // With a RollingSync's steps: the step (1-based, -1 for none, as Argo CD's applicationStatus) a create or update syncs in.
+  const stepOf = preview.stepOf;
+  const step = (name: string): { step?: number } => (stepOf ? { step: (stepOf.get(name) ?? -2) + 1 } : {});
   const changes: ApplicationChange[] = [
-    ...plan.create.map((app) => ({ name: app.metadata.name, action: 'create' as const, fields: leafChanges(comparable(app), 'added') })),
+    ...plan.create.map((app) => ({
+      name: app.metadata.name,
+      action: 'create' as const,
+      ...step(app.metadata.name),
+      fields: leafChanges(comparable(app), 'added'),
+    })),
     ...plan.update.map((intent) => {
       const live = world.lookup(intent.metadata.name);
-      const before = live ? comparable(live, options.ownKeysOnly ? intent : undefined) : {};
-      return { name: intent.metadata.name, action: 'update' as const, fields: diffFields(before, comparable(intent)) };
+      const before = live ? comparable(live, options.ownKeysOnly ? keptFor(live, intent) : undefined) : {};
+      return { name: intent.metadata.name, action: 'update' as const, ...step(intent.metadata.name), fields: diffFields(before, comparable(intent)) };
     }),
     ...plan.delete.map((app) => ({ name: app.metadata.name, action: 'delete' as const, fields: leafChanges(comparable(app), 'removed') })),
     ...refusedDeletes(preview, world).map((app) => ({

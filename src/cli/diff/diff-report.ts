@@ -75,6 +75,11 @@ export interface ApplicationChange {
   readonly renamedFrom?: string;
   /** A delete whose Application is created again under another name. */
   readonly renamedTo?: string;
+  /**
+   * With `--enable-progressive-syncs` and a RollingSync with steps: the step a create or update syncs in (1-based,
+   * in the order the controller syncs them; -1 when no step selects it, so the rollout never syncs it).
+   */
+  readonly step?: number;
   /** Field by field: every field for a create (added) or delete (removed), the differing ones for an update. */
   readonly fields: readonly FieldChange[];
 }

@@ -39,6 +39,12 @@ export function countsLine(set: ApplicationSetDiff): string {
 
 /** What happens to an ApplicationSet's change as a short phrase, e.g. `delete (refused by the deletion guard)`. */
 export function actionPhrase(change: ApplicationSetDiff['changes'][number]): string {
+  const phrase = plainPhrase(change);
+  if (change.step === undefined) return phrase;
+  return `${phrase}, ${change.step > 0 ? `RollingSync step ${change.step}` : 'in no RollingSync step (never synced by the rollout)'}`;
+}
+
+function plainPhrase(change: ApplicationSetDiff['changes'][number]): string {
   if (change.refused) return 'delete refused by the deletion guard: stays';
   if (change.renamedFrom) return `create (renamed from ${change.renamedFrom})`;
   if (change.renamedTo) return `delete (renamed to ${change.renamedTo})`;

@@ -7,6 +7,8 @@ import { pino, type Logger } from 'pino';
 import { applyIntent } from '../../controller/plan/apply-intent.js';
 import type { ApplicationSetObject } from '../../controller/reconcile/applicationset.js';
 import { prepareReconcile } from '../../controller/reconcile/prepare.js';
+import { readRollingSync } from '../../controller/rollout/rolling-sync.js';
+import { rolloutWrites } from '../../controller/rollout/rollout.js';
 import type { PreviewDeps } from '../../controller/reconcile/preview.js';
 import type { GitReader } from '../../git/git-reader.js';
 import { RepoCache } from '../../git/repo-cache.js';
@@ -17,6 +19,7 @@ import { ApplicationIndex, byNamespaceAndName, compareApplicationSets, removedAp
 import { DIFF_SCHEMA_VERSION, summarize, type ApplicationSetDiff, type DiffReport } from './diff-report.js';
 import { manifestPaths, pathInRepo, readAtCommit, SIDE_REFS, snapshotSides, type GitSnapshots } from './git-snapshot.js';
 import { mapBounded } from '../../model/map-bounded.js';
+import { normalizeGitUrl, repoIdentity } from '../../model/git-url.js';
 import { previewDeps, projectsIn, type ControllerAssumptions } from './preview-deps.js';
 
 /** What `appset diff` in Git mode reads. */
@@ -123,7 +126,10 @@ async function baseApplications(base: Side, log: Logger): Promise<Written[]> {
     const id = { uid: previewUid(appset), namespace: appset.metadata.namespace, name: appset.metadata.name };
     try {
       const prepared = await prepareReconcile(base.deps, appset, { signal, log, freshRefs: false, namespaceCount: () => ({ inNamespace: 0, owned: 0 }) });
-      return { ...id, applications: prepared.desired.map((app) => applyIntent(app, undefined, prepared.rules)) };
+      // As the rollout wrote them, with progressive syncs (without automated sync while a RollingSync has steps).
+      const strategy = base.deps.settings.progressiveSyncs === true ? readRollingSync(appset.spec.strategy) : undefined;
+      const desired = strategy ? rolloutWrites(strategy, prepared.desired).desired : prepared.desired;
+      return { ...id, applications: desired.map((app) => applyIntent(app, undefined, prepared.rules)) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { ...id, applications: [], note: `at the base revision the controller could not reconcile it (${message}); it is compared with no Applications` };
@@ -152,25 +158,50 @@ async function manifestsAt(snapshots: GitSnapshots, commit: string, files: reado
 }
 
 /**
- * The Git reader of one side: a `--repo` inside the compared work tree is read from the scratch repository at
- * the side's ref, whatever revision the generator names (its revision is the one under review); any other
- * `--repo` is read as `appset render` reads it, the same on both sides.
+ * The Git reader of one side. The change under review is the compared repository's (the first `--repo`, and any
+ * other `--repo` inside its work tree): a generator that reads it, under any spelling the controller's webhook
+ * takes for the same repository (https or ssh/scp form, with or without `.git`, a trailing slash, the host's
+ * case), reads the scratch repository at the side's ref, whatever revision it names. Any other repository is not
+ * part of the change: it is read as `appset render` reads it (its `--repo` copy under any spelling, else the
+ * remote), at the revision the generator names, the same on both sides.
  */
 function pinnedGit(cache: GitReader, snapshots: GitSnapshots, repos: ReadonlyMap<string, string>, ref: string): GitReader {
   const scratchUrl = pathToFileURL(snapshots.scratch).href;
-  const pinned = new Set([...repos].filter(([, path]) => isInside(snapshots.workTree, path)).map(([url]) => url));
+  const [compared] = repos.keys();
+  const spelled = spellings(repos);
+  const pinned = new Set([...repos].filter(([url, path]) => url === compared || isInside(snapshots.workTree, path)).map(([url]) => url));
   const others = mappedGit(cache, repos);
-  const at = (url: string): string | undefined => (pinned.has(url) ? scratchUrl : undefined);
+  const at = (url: string): string | undefined => (pinned.has(spelled(url)) ? scratchUrl : undefined);
   return {
     resolveRevision: (url, revision, signal, options) => {
       const local = at(url);
-      return local ? cache.resolveRevision(local, ref, signal, options) : others.resolveRevision(url, revision, signal, options);
+      return local ? cache.resolveRevision(local, ref, signal, options) : others.resolveRevision(spelled(url), revision, signal, options);
     },
     listDirectories: (url, commit, signal) =>
-      at(url) ? cache.listDirectories(at(url) as string, commit, signal) : others.listDirectories(url, commit, signal),
-    listFiles: (url, commit, signal) => (at(url) ? cache.listFiles(at(url) as string, commit, signal) : others.listFiles(url, commit, signal)),
-    readFile: (url, commit, path, signal) => (at(url) ? cache.readFile(at(url) as string, commit, path, signal) : others.readFile(url, commit, path, signal)),
+      at(url) ? cache.listDirectories(at(url) as string, commit, signal) : others.listDirectories(spelled(url), commit, signal),
+    listFiles: (url, commit, signal) => (at(url) ? cache.listFiles(at(url) as string, commit, signal) : others.listFiles(spelled(url), commit, signal)),
+    readFile: (url, commit, path, signal) =>
+      at(url) ? cache.readFile(at(url) as string, commit, path, signal) : others.readFile(spelled(url), commit, path, signal),
   };
+}
+
+/** The `--repo` URL a generator's repository URL stands for (the first `--repo` of the same repository), or the URL itself. */
+function spellings(repos: ReadonlyMap<string, string>): (url: string) => string {
+  const byIdentity = new Map<string, string>();
+  for (const url of repos.keys()) {
+    const key = repositoryKey(url);
+    if (key !== '' && !byIdentity.has(key)) byIdentity.set(key, url);
+  }
+  return (url) => {
+    if (repos.has(url)) return url;
+    const key = repositoryKey(url);
+    return (key !== '' && byIdentity.get(key)) || url;
+  };
+}
+
+/** The webhook's identity of a repository (host and path), or Argo CD's normalised URL for others (file:// URLs). */
+function repositoryKey(url: string): string {
+  return repoIdentity(url) ?? normalizeGitUrl(url);
 }
 
 /** True when `path` is the work tree or inside it. */

@@ -1,7 +1,6 @@
 import { GitError } from '../../git/git-error.js';
 import { TerminalError } from '../../model/action.js';
 import { AppsetError } from '../../model/errors.js';
-import { TenancyViolation } from '../../tenancy/tenant-policy.js';
 import type { ApplicationSetObject } from './applicationset.js';
 import { Reason } from '../status/conditions.js';
 
@@ -11,6 +10,11 @@ export interface FailureStage {
   readonly reason: string;
   /** Whether the generators had produced parameters before it failed. */
   readonly parametersGenerated: boolean;
+  /**
+   * For a terminal failure whose error names no requeue: look again after this long (a refusal found in what
+   * the generators produced may go away with the next commit, which only a look at their interval notices).
+   */
+  readonly requeueAfterMs?: number | undefined;
 }
 
 /**
@@ -34,7 +38,7 @@ export class ReconcileFailure extends AppsetError {
     this.conditionReason = stage.reason;
     this.parametersGenerated = stage.parametersGenerated;
     this.terminal = isTerminal(cause);
-    this.requeueAfterMs = cause instanceof TerminalError ? cause.requeueAfterMs : undefined;
+    this.requeueAfterMs = cause instanceof TerminalError ? (cause.requeueAfterMs ?? stage.requeueAfterMs) : undefined;
     this.appset = appset;
   }
 
@@ -45,12 +49,13 @@ export class ReconcileFailure extends AppsetError {
 }
 
 /**
- * Errors no retry can fix: a TerminalError, a tenancy violation, a refused repository URL or revision, an
- * unsupported credential. Render errors and content errors in Git (a malformed file) stay retryable:
- * parameters may come from Git, the next commit may fix them, and only a retry would notice.
+ * Errors no retry can fix: a TerminalError (a tenancy violation, a refused generator spec, SCM or plugin
+ * request, a templatePatch that changes the project, Argo CD's validation, ...), a refused repository URL or
+ * revision, an unsupported credential. Other render errors and content errors in Git (a malformed file) stay
+ * retryable: parameters may come from Git, the next commit may fix them, and only a retry would notice.
  */
 function isTerminal(cause: unknown): boolean {
-  if (cause instanceof TerminalError || cause instanceof TenancyViolation) return true;
+  if (cause instanceof TerminalError) return true;
   return cause instanceof GitError && (cause.kind === 'invalid-input' || cause.kind === 'unsupported');
 }
 

@@ -11,6 +11,7 @@ import { desiredApplication } from './desired-application.js';
 import { ReconcileFailure } from './failure.js';
 import { freshRefsGitReader } from './fresh-git.js';
 import { admit, checkQuotas, tenantScoped, validateApplications, type CheckDeps } from './reconcile-checks.js';
+import { VALIDATION_RETRY_MS } from './validate-applications.js';
 import { Reason } from '../status/conditions.js';
 
 /** What a reconcile knows before it plans: the tenant, the generated and rendered Applications and the live-field rules. */
@@ -67,8 +68,13 @@ export async function prepareApplications(
   { tenant, generated }: PreparedGeneration,
 ): Promise<Prepared> {
   const stage = stageOf(appset);
-  // The replica's one template engine: its compiled-template cache outlives this reconcile.
-  const rendered = await stage(Reason.RenderTemplateParamsError, true, () => renderApplicationSet(appset, generated.outputs, { engine: deps.engine }));
+  // A templatePatch refused for the parameters it was given is looked at again at the generators' interval (or
+  // Argo CD's 3 minutes): the next commit may fix it. The replica's one template engine: its compiled-template
+  // cache outlives this reconcile. Duplicate names are left to Argo CD's validation below, with its reason and message.
+  const renderStage = stageOf(appset, generated.requeueAfterMs ?? VALIDATION_RETRY_MS);
+  const rendered = await renderStage(Reason.RenderTemplateParamsError, true, () =>
+    renderApplicationSet(appset, generated.outputs, { engine: deps.engine, uniqueNames: false }),
+  );
   const applications = rendered.map((r) => r.application);
   if (tenant) await stage(Reason.ValidationError, true, () => checkTenantApplications(tenant, applications));
   await stage(Reason.ValidationError, true, () => validateApplications(deps, appset, rendered, generated.requeueAfterMs, ctx.log));
@@ -79,12 +85,12 @@ export async function prepareApplications(
 }
 
 /** Runs one stage, turning its failure into a {@link ReconcileFailure} with the stage's condition reason. */
-function stageOf(appset: ApplicationSetObject) {
+function stageOf(appset: ApplicationSetObject, requeueAfterMs?: number) {
   return async <T>(reason: string, parametersGenerated: boolean, action: () => T | Promise<T>): Promise<T> => {
     try {
       return await action();
     } catch (error) {
-      throw new ReconcileFailure({ reason, parametersGenerated }, error, appset);
+      throw new ReconcileFailure({ reason, parametersGenerated, requeueAfterMs }, error, appset);
     }
   };
 }

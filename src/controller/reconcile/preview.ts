@@ -5,6 +5,7 @@ import type { LiveFieldRules } from '../plan/apply-intent.js';
 import { planChanges, type Plan } from '../plan/plan.js';
 import { effectivePolicy, type PolicySettings } from '../plan/sync-policy.js';
 import { readRollingSync } from '../rollout/rolling-sync.js';
+import { rolloutWrites } from '../rollout/rollout.js';
 import { Reason } from '../status/conditions.js';
 import { allowsMassDeletion, type ApplicationSetObject } from './applicationset.js';
 import { asReconcileFailure, ReconcileFailure } from './failure.js';
@@ -35,6 +36,7 @@ export interface PreviewFailure {
   readonly plan?: Plan;
   readonly policy?: SyncPolicy;
   readonly rules?: LiveFieldRules;
+  readonly stepOf?: ReadonlyMap<string, number>;
 }
 
 /** A reconcile the controller would carry out: its plan, the policy in force and the live-field rules. */
@@ -43,6 +45,8 @@ export interface PreviewPlan {
   readonly plan: Plan;
   readonly policy: SyncPolicy;
   readonly rules: LiveFieldRules;
+  /** With progressive syncs and a RollingSync with steps: each generated Application's step (0-based), in the order they sync. */
+  readonly stepOf?: ReadonlyMap<string, number>;
 }
 
 /** What the controller would do with an ApplicationSet, without writing anything. */
@@ -51,8 +55,9 @@ export type Preview = PreviewPlan | PreviewFailure;
 /**
  * One reconcile as the controller runs it, up to the writes: the same stages, rules and plan, and the
  * refusal the condition would show (terminal failures are refusals; others, such as a generator that cannot
- * read Git, are failures the controller would retry). Progressive syncs are not previewed: their steps only
- * decide when Applications sync, not what is written.
+ * read Git, are failures the controller would retry). With progressive syncs, a RollingSync's Applications are
+ * planned as its rollout writes them (without automated sync while it has steps), each with its step; when
+ * they then sync follows their health, which a preview does not know.
  */
 export async function previewReconcile(
   deps: PreviewDeps,
@@ -68,25 +73,28 @@ export async function previewReconcile(
       freshRefs: false,
       namespaceCount: () => ({ inNamespace: world.inNamespace, owned: world.owned.length }),
     });
+    let rollout: ReturnType<typeof rolloutWrites> = { desired: prepared.desired, stepOf: new Map() };
     try {
       // The rollout stage refuses a malformed strategy before the plan, when progressive syncs are on.
-      if (deps.settings.progressiveSyncs === true) readRollingSync(appset.spec.strategy);
+      const strategy = deps.settings.progressiveSyncs === true ? readRollingSync(appset.spec.strategy) : undefined;
+      if (strategy) rollout = rolloutWrites(strategy, prepared.desired);
     } catch (error) {
       throw new ReconcileFailure({ reason: Reason.ValidationError, parametersGenerated: true }, error, appset);
     }
     const policy = effectivePolicy(appset.spec.syncPolicy?.applicationsSync, deps.settings);
     const plan = planChanges({
       appset: prepared.identity,
-      desired: prepared.desired,
+      desired: rollout.desired,
       owned: world.owned,
       lookup: world.lookup,
       policy,
       rules: prepared.rules,
       guard: { maxDeleteShare: deps.settings.maxDeleteShare, allowMassDeletion: allowsMassDeletion(appset) },
     });
+    const steps = rollout.stepOf.size > 0 ? { stepOf: rollout.stepOf } : {};
     const refusal = planRefusal(plan, prepared.generated.requeueAfterMs);
-    if (refusal) return { kind: 'refused', reason: refusal.reason, message: refusal.error.message, plan, policy, rules: prepared.rules };
-    return { kind: 'planned', plan, policy, rules: prepared.rules };
+    if (refusal) return { kind: 'refused', reason: refusal.reason, message: refusal.error.message, plan, policy, rules: prepared.rules, ...steps };
+    return { kind: 'planned', plan, policy, rules: prepared.rules, ...steps };
   } catch (error) {
     const failure = asReconcileFailure(error, appset);
     return { kind: failure.terminal ? 'refused' : 'failed', reason: failure.reason, message: failure.message };

@@ -73,6 +73,21 @@ export function planRollout(input: RolloutInput): RolloutPlan {
   };
 }
 
+/**
+ * The generated Applications as a RollingSync writes them, and each one's step (0-based; absent when no step
+ * selects it): without automated sync while steps are defined (the rollout, not Argo CD's auto-sync, decides
+ * when they sync). Without steps nothing changes and there are no steps. What a preview shows is what
+ * {@link planRollout} writes.
+ */
+export function rolloutWrites(
+  strategy: RollingSync,
+  desired: readonly Application[],
+): { desired: readonly Application[]; stepOf: ReadonlyMap<string, number> } {
+  if (strategy.steps.length === 0) return { desired, stepOf: new Map() };
+  const labelled = desired.map((app) => ({ name: app.metadata.name, ...(app.metadata.labels ? { labels: app.metadata.labels } : {}) }));
+  return { desired: desired.map((app) => withoutAutoSync(app).app), stepOf: assignSteps(strategy.steps, labelled).stepOf };
+}
+
 /** Seconds-precision RFC 3339, as Kubernetes' metav1.Time serializes. */
 export function kubeTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
