@@ -6,12 +6,20 @@ type Connected = Awaited<ReturnType<SentinelConnector['connect']>>;
 type WithDetector = { failoverDetector: { isDisconnected: boolean } | null };
 
 /**
- * ioredis's Sentinel connector, with a failover that lands while it reconnects handled. ioredis 5.9 keeps the
- * `+switch-master` listener of the lost connection while it asks the Sentinels for the master again; when the
- * switch arrives then, the listener disconnects the connector mid-connect, the connect fails with "Connection is
- * closed." and the client gives up for good (status `end`: every later command fails). Seen in the Redis failover
- * chaos test when the master was killed. Here a disconnect by the failover detector makes the connect start over,
- * so the client asks the Sentinels again and reaches the new master; any other disconnect (a close) still ends it.
+ * ioredis's Sentinel connector, with two failover races fixed, both seen in the Redis failover tests:
+ *
+ * - A failover that lands while the client reconnects. ioredis 5.9 keeps the `+switch-master` listener of the
+ *   lost connection while it asks the Sentinels for the master again; when the switch arrives then, the listener
+ *   disconnects the connector mid-connect, the connect fails with "Connection is closed." and the client gives up
+ *   for good (status `end`: every later command fails). Here the connect starts over and reaches the new master.
+ * - Acknowledgements from the old master after the switch. ioredis half-closes the old connection (`end()`) and
+ *   destroys it only 2 s later, still reading replies meanwhile; a master that was frozen (a partition, SIGSTOP)
+ *   and comes back within that time executes the commands waiting in its socket and acknowledges them, but the
+ *   Sentinels demote it seconds later and its data is replaced: acknowledged adds vanished (8 of 8 in flight).
+ *   Here the old connection is destroyed at once, so no reply from the old master is read and ioredis resends
+ *   every unanswered command to the new master.
+ *
+ * Any other disconnect (a close) behaves as ioredis's own.
  */
 export class FailoverSafeSentinelConnector extends SentinelConnector {
   private restartAfterFailover = false;
@@ -28,11 +36,14 @@ export class FailoverSafeSentinelConnector extends SentinelConnector {
     }
   }
 
-  /** Disconnects, remembering whether the failover detector asked (it marks itself disconnected first). */
+  /** Disconnects; when the failover detector asks (it marks itself disconnected first), drops the old connection at once. */
   override disconnect(): void {
     const self = this as unknown as WithDetector;
-    this.restartAfterFailover = self.failoverDetector?.isDisconnected === true;
+    const failover = self.failoverDetector?.isDisconnected === true;
+    this.restartAfterFailover = failover;
+    const stream = this.stream as Connected | undefined;
     super.disconnect();
+    if (failover) stream?.destroy();
     // The detector is spent; a later disconnect (a close) must not pass for a failover.
     self.failoverDetector = null;
   }
