@@ -73,7 +73,7 @@ export function parseRedisUrl(raw: string): string {
   return url.href;
 }
 
-/** A comma-separated list of `host:port` (a Sentinel or Cluster node each). */
+/** A comma-separated list of `host:port` (a Sentinel each). */
 export function parseHostPortList(raw: string): ReadonlyArray<{ readonly host: string; readonly port: number }> {
   return Object.freeze(
     parseList(raw).map((item) => {

@@ -29,7 +29,12 @@ const gitHttpBackend: Prerequisite = {
   why: "serves the local Git repositories over HTTP (part of Debian's git)",
   debianPackage: 'git',
 };
-const redis: Prerequisite = { program: 'redis-server', why: 'holds the work queue that the controller replicas share', debianPackage: 'redis-server' };
+const redis: Prerequisite = {
+  program: 'redis-server',
+  // Debian's redis-sentinel package is only a link to redis-server: the failover tests run it with --sentinel.
+  why: 'holds the work queue that the controller replicas share, and runs the Sentinels of the failover tests (redis-server --sentinel)',
+  debianPackage: 'redis-server',
+};
 const flock: Prerequisite = { program: 'flock', why: 'lets one build of the servers run at a time', debianPackage: 'util-linux' };
 const go: Prerequisite = {
   program: 'go',

@@ -1,4 +1,4 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { repoIdentity } from '../model/git-url.js';
 
 /**
@@ -27,7 +27,7 @@ export function createLocalPushEpochs(): PushEpochs {
 }
 
 /** Counters shared by every replica of one queue, in one Redis hash (a field per repository). */
-export function createRedisPushEpochs(client: Redis | Cluster, keyPrefix: string): PushEpochs {
+export function createRedisPushEpochs(client: Redis, keyPrefix: string): PushEpochs {
   const hash = `${keyPrefix}:git-push-epochs`;
   return {
     async current(repoURL) {

@@ -1,4 +1,4 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** Most fields one HDEL carries; a longer batch is split. */
 const MAX_FIELDS_PER_HDEL = 1_000;
@@ -14,7 +14,7 @@ export class BatchedHashDelete {
   private open: { fields: Set<string>; sent: Promise<void> } | undefined;
 
   constructor(
-    private readonly client: Redis | Cluster,
+    private readonly client: Redis,
     private readonly hashKey: string,
   ) {}
 

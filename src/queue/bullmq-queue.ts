@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Queue, Worker, type Job } from 'bullmq';
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { applicationSetLogger } from '../log/logger.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
@@ -19,7 +19,7 @@ export interface BullMqWorkQueueOptions extends WorkQueueOptions {
   /** Queue name, shared by every replica: letters, digits, '.', '_', '-'. */
   name: string;
   connection: RedisConnectionOptions;
-  /** Redis key prefix (default 'appset'); hash-tagged automatically on a Cluster. */
+  /** Redis key prefix (default 'appset'). */
   prefix?: string;
   /**
    * How long a worker's lock on a running key lasts without renewal (default 30 s). A key held by a
@@ -43,9 +43,9 @@ export interface BullMqWorkQueueOptions extends WorkQueueOptions {
 /** The WorkQueue shared by replicas through BullMQ on Redis. */
 export class BullMqWorkQueue implements WorkQueue {
   private readonly queue: Queue;
-  private readonly producer: Redis | Cluster;
+  private readonly producer: Redis;
   private readonly delayedQueue: Queue;
-  private readonly clients: (Redis | Cluster)[] = [];
+  private readonly clients: Redis[] = [];
   private readonly stats = new QueueStats();
   /** Per-tenant demand, turned into job priorities so a busy tenant cannot starve a quiet one. */
   private readonly load: TenantLoad;
@@ -78,7 +78,7 @@ export class BullMqWorkQueue implements WorkQueue {
     ] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`${option} must be a finite number of ms > 0, got ${value}`);
     }
-    this.prefix = queuePrefix(options.connection, options.prefix);
+    this.prefix = queuePrefix(options.prefix);
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.load = new TenantLoad(options.fairShareHalfLifeMs);
     this.log = (options.logger ?? pino({ level: 'silent' })).child({ queue: options.name });
@@ -190,7 +190,7 @@ export class BullMqWorkQueue implements WorkQueue {
     return this.options.fairShare === false ? 1 : this.load.priorityForAdd(key);
   }
 
-  private client(role: 'producer' | 'worker'): Redis | Cluster {
+  private client(role: 'producer' | 'worker'): Redis {
     const client = createRedisClient(this.options.connection, role);
     client.on('error', (error: Error) => this.log.debug({ err: error }, `redis connection error (${role})`));
     this.clients.push(client);
@@ -221,9 +221,13 @@ export class BullMqWorkQueue implements WorkQueue {
     bullSignal?.addEventListener('abort', () => controller.abort(bullSignal.reason), { once: true });
     this.running.set(jobId, { key, controller });
     this.stats.countRun(Date.now() - dueAt);
+    // At trace level every run's start and end is logged, so tests can prove across processes that no key ran twice at once.
+    this.log.trace({ key, jobId }, 'key run started');
     try {
       await handler(key, controller.signal);
+      this.log.trace({ key, jobId }, 'key run ended');
     } catch (error) {
+      this.log.trace({ key, jobId }, 'key run ended');
       this.stats.countFailure();
       // The handler logged the failure itself (once, with its reason): here only the retry is worth a line.
       applicationSetLogger(this.log, key).debug({ reason: error instanceof Error ? error.message : String(error) }, 'handler failed; retrying with backoff');

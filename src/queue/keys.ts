@@ -19,7 +19,7 @@ export function assertValidDelay(delayMs: unknown): asserts delayMs is number {
 
 /**
  * Encodes a key for use inside Redis key names and BullMQ ids. Injective, and free of ':' (BullMQ's
- * separator), '{' and '}' (Cluster hash tags), so 'a:b' and 'a%3Ab' stay distinct keys.
+ * separator), '{' and '}' (hash tags), so 'a:b' and 'a%3Ab' stay distinct keys.
  */
 export function encodeKey(key: string): string {
   return encodeURIComponent(key);

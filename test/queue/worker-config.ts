@@ -1,7 +1,11 @@
 // Shared by the worker-process script and the tests that spawn it (the script runs on import, this does not).
+import type { RedisConnectionOptions } from '../../src/queue/redis-connection.js';
+
 /** What the spawning test tells a worker process. */
 export interface WorkerProcessConfig {
   redisUrl: string;
+  /** This queue's workers connect with these options instead of `redisUrl` (e.g. through Sentinels). */
+  connection?: RedisConnectionOptions;
   name: string;
   recordFile: string;
   concurrency: number;

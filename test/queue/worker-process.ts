@@ -11,7 +11,7 @@ function main(): void {
   const keyCount = config.resyncKeyCount;
   const queue = new BullMqWorkQueue({
     name: config.name,
-    connection: { url: config.redisUrl },
+    connection: config.connection ?? { url: config.redisUrl },
     concurrency: config.concurrency,
     lockDurationMs: config.lockDurationMs,
     stalledIntervalMs: config.stalledIntervalMs,

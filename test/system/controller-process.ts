@@ -12,7 +12,8 @@ export interface ReplicaOptions {
   readonly name: string;
   readonly kubeconfigPath: string;
   readonly namespace: string;
-  readonly redisUrl: string;
+  /** The queue's Redis; without it `args` must name one (e.g. `--redis-sentinels=...`). */
+  readonly redisUrl?: string;
   readonly logDir: string;
   readonly gitCacheDir: string;
   /** Further flags, e.g. `--concurrent-reconciliations=5`. */
@@ -40,7 +41,7 @@ export class ReplicaProcess {
         'controller',
         `--kubeconfig=${options.kubeconfigPath}`,
         `--namespace=${options.namespace}`,
-        `--redis-url=${options.redisUrl}`,
+        ...(options.redisUrl ? [`--redis-url=${options.redisUrl}`] : []),
         `--listen-address=127.0.0.1:${port}`,
         `--git-cache-dir=${options.gitCacheDir}`,
         '--log-level=info',

@@ -1,4 +1,4 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** The caches a watch event can come from, by their name in {@link ControllerInformers}. */
 export type CacheName = 'applicationSets' | 'applications' | 'secrets' | 'projects';
@@ -42,7 +42,7 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1`;
 
 /** Watermarks shared by every replica of one queue through Redis (one small hash per key). */
-export function createRedisWatermarks(client: Redis | Cluster, keyPrefix: string, ttlSeconds = 86_400): Watermarks {
+export function createRedisWatermarks(client: Redis, keyPrefix: string, ttlSeconds = 86_400): Watermarks {
   const redisKey = (key: string): string => `${keyPrefix}:watermark:${key}`;
   return {
     async raise(key, cause) {

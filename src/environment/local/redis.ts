@@ -15,15 +15,18 @@ export interface RedisServer {
   ready(): Promise<void>;
 }
 
-/** Starts `redis-server` (from PATH) on a free loopback port, without persistence; `extraArgs` e.g. `['--requirepass', 'x']`. */
-export async function startRedis(run: RunDir, binary = 'redis-server', extraArgs: readonly string[] = []): Promise<RedisServer> {
+/**
+ * Starts `redis-server` (from PATH) on a free loopback port, without persistence; `extraArgs` e.g.
+ * `['--requirepass', 'x']`. `name` names its data folder, log and pid file (several servers in one run).
+ */
+export async function startRedis(run: RunDir, binary = 'redis-server', extraArgs: readonly string[] = [], name = 'redis'): Promise<RedisServer> {
   const port = await freePort();
-  const dir = join(run.root, 'redis');
+  const dir = join(run.root, name);
   mkdirSync(dir, { recursive: true });
-  const process = new ManagedProcess('redis', {
+  const process = new ManagedProcess(name, {
     command: binary,
     args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extraArgs],
-    logFile: join(run.logDir, 'redis.log'),
+    logFile: join(run.logDir, `${name}.log`),
     pidDir: run.pidDir,
   });
   const ready = async (): Promise<void> => {
@@ -41,8 +44,8 @@ export async function startRedis(run: RunDir, binary = 'redis-server', extraArgs
   return { url: `redis://127.0.0.1:${port}`, port, process, ready };
 }
 
-/** Sends one inline PING and returns the first reply line. */
-function ping(port: number): Promise<string> {
+/** Sends one inline PING to a loopback port and returns the first reply line. */
+export function ping(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     socket.setTimeout(2_000, () => socket.destroy(new Error('PING timed out')));
