@@ -4,7 +4,8 @@
 // resident memory split into anonymous and file-backed pages (/proc/<pid>/smaps_rollup: the program's own
 // mapped code is file-backed), the live heap (this controller: a V8 heap snapshot, which collects garbage
 // first; Argo CD: its Go runtime's figures on /metrics), and from the two states the heap and RSS per cached
-// Application. This controller's heap is also broken down by what holds it, and by what grew.
+// Application. This controller's heap is also broken down by what holds it, and by what grew. With nothing
+// cached its heap is read from a twin replica watching an empty namespace (a snapshot raises RSS for good).
 //   node dist/bench/memory-argocd.js [--app-sets 50] [--apps-per-set 100] [--settle-seconds 20] [--no-write]
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,12 +81,16 @@ async function goHeapOf(argo: ArgoCdInstall) {
   };
 }
 
-async function measure(replica: ReplicaProcess, argo: ArgoCdInstall, snapshotDir: string) {
+/**
+ * The readings of one state. Writing a heap snapshot raises a replica's RSS for good, so the replica that
+ * caches the workload (`replica`) gives its heap only at the end (`withHeap`); with nothing cached, the
+ * heap comes from a twin replica watching an empty namespace (`heapFrom`).
+ */
+async function measure(replica: ReplicaProcess, argo: ArgoCdInstall, snapshotDir: string, heapFrom: ReplicaProcess) {
   const [argoPid, repoPid] = argo.pids;
   const ours = { resident: residentByKind(replica.process.pid ?? 0) };
   const theirs = { resident: residentByKind(argoPid), repoServer: residentByKind(repoPid), heap: await goHeapOf(argo) };
-  // After the readings above: writing a snapshot makes the replica's own RSS jump.
-  const heap = await heapOf(replica.process.pid ?? 0, snapshotDir);
+  const heap = await heapOf(heapFrom.process.pid ?? 0, snapshotDir);
   return { ours: { ...ours, liveHeapMiB: heap.totalMiB, heap }, argoCd: theirs };
 }
 
@@ -110,17 +115,23 @@ async function main(): Promise<void> {
     for (const ns of [oursNs, argoNs]) await prepareNamespace(kc, ns, info);
     await prepareArgoCdNamespace(kc, argoNs, 'memory-webhook-secret');
     const snapshotDir = mkdtempSync(join(env.run.root, 'heap-'));
-    const replica = await ReplicaProcess.start({
-      name: 'memory-replica',
-      kubeconfigPath: env.apiServer.kubeconfigPath,
-      namespace: oursNs,
-      redisUrl: env.redis.url,
-      logDir: env.run.logDir,
-      gitCacheDir: mkdtempSync(join(env.run.root, 'git-cache-')),
-      args: ['--concurrent-reconciliations=10'],
-      env: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}` },
-    });
-    running.push(() => replica.process.stop('SIGTERM', 30_000));
+    const startReplica = async (name: string, namespace: string) => {
+      const started = await ReplicaProcess.start({
+        name,
+        kubeconfigPath: env.apiServer.kubeconfigPath,
+        namespace,
+        redisUrl: env.redis.url,
+        logDir: env.run.logDir,
+        gitCacheDir: mkdtempSync(join(env.run.root, 'git-cache-')),
+        args: ['--concurrent-reconciliations=10'],
+        env: { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}` },
+      });
+      running.push(() => started.process.stop('SIGTERM', 30_000));
+      return started;
+    };
+    const replica = await startReplica('memory-replica', oursNs);
+    await prepareNamespace(kc, 'memory-ours-empty', info);
+    const twin = await startReplica('memory-replica-empty', 'memory-ours-empty');
     const argo = await ArgoCdInstall.start({
       name: 'memory-argocd',
       binaries,
@@ -136,7 +147,8 @@ async function main(): Promise<void> {
     running.push(() => argo.stop());
     await sleep(settleMs);
     progress('measuring with nothing cached');
-    const empty = await measure(replica, argo, snapshotDir);
+    const empty = await measure(replica, argo, snapshotDir, twin);
+    await twin.process.stop('SIGTERM', 30_000);
     for (const ns of [oursNs, argoNs]) {
       const manifests = workloadManifests(shape, ns, repo.httpUrl, 'v1');
       const watch = new ConvergenceWatch(kc, ns, abort.signal);
@@ -148,7 +160,7 @@ async function main(): Promise<void> {
     }
     await sleep(settleMs);
     progress(`measuring with ${applications} Applications cached by each`);
-    const full = await measure(replica, argo, snapshotDir);
+    const full = await measure(replica, argo, snapshotDir, replica);
     const perApp = (a: number, b: number): number => roundTo(((b - a) * 1024) / applications, 2);
     const before = new Map(empty.ours.heap.byHolder.map((h) => [h.holder, h.mib]));
     const result = {

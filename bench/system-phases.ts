@@ -117,7 +117,7 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
       await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
       return deleteApplications(ctx, space.name);
     },
-    { what: `namespace ${space.name} to be cleared`, timeoutMs: 300_000, intervalMs: 1000 },
+    { what: `namespace ${space.name} to be cleared`, timeoutMs: 900_000, intervalMs: 1000 },
   );
   const left = async (plural: string): Promise<number> =>
     ((await custom.listNamespacedCustomObject({ ...collection, plural, limit: 1 })) as { items: unknown[] }).items.length;
@@ -140,7 +140,13 @@ function unlessGone(error: unknown): void {
 async function deleteApplications(ctx: BenchContext, namespace: string, labelSelector?: string): Promise<true> {
   const custom = ctx.kc.makeApiClient(CustomObjectsApi);
   const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace, plural: 'applications' };
-  await custom.deleteCollectionNamespacedCustomObject({ ...collection, labelSelector });
+  // On a loaded machine the delete of 10,000 finalized Applications outlasts the API server's request
+  // timeout (seen: "socket hang up" for five minutes at load 12 on 2 cores) while the server goes on
+  // marking them; the finalizers of those already marked are dropped below, and the next try marks the rest.
+  await custom.deleteCollectionNamespacedCustomObject({ ...collection, labelSelector }).catch((error: unknown) => {
+    // An answer of the API server (an HTTP status) is a real failure; a dropped connection is the timeout above.
+    if (typeof (error as { code?: unknown }).code === 'number') throw error;
+  });
   const deleting = (await custom.listNamespacedCustomObject({ ...collection, labelSelector })) as { items: Array<{ metadata: { name: string } }> };
   const dropFinalizers = { metadata: { finalizers: null } };
   await pool(
