@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { ArgoCdConfig } from '../test/system/argocd-process.js';
 
 /** Sizes and windows of one system benchmark run. */
 export interface SystemBenchOptions {
@@ -23,6 +24,22 @@ export interface SystemBenchOptions {
   readonly write: boolean;
   /** Skip the converge rounds and the webhook: start 2 replicas, converge once, measure the idle phase only. */
   readonly idleOnly: boolean;
+  /** Argo CD's own controller in each round, in these configurations (none: the comparison is skipped). */
+  readonly argocd: readonly ArgoCdConfig[];
+  /** The results file's name under bench/results/ (without .json). */
+  readonly resultsName: string;
+}
+
+const ARGOCD_CONFIGS: readonly ArgoCdConfig[] = ['shipped', 'lifted'];
+
+/** `--argocd shipped,lifted` (the default), one of them, or `none`. */
+function argoCdConfigs(raw: string | undefined): ArgoCdConfig[] {
+  if (raw === undefined) return [...ARGOCD_CONFIGS];
+  if (raw === 'none') return [];
+  const configs = raw.split(',');
+  const unknown = configs.filter((c) => !ARGOCD_CONFIGS.includes(c as ArgoCdConfig));
+  if (unknown.length > 0 || configs.length === 0) throw new Error(`--argocd takes shipped, lifted, both (shipped,lifted) or none, not "${raw}"`);
+  return [...new Set(configs as ArgoCdConfig[])];
 }
 
 const positive = (name: string, raw: string | undefined, fallback: number): number => {
@@ -50,6 +67,8 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
       'warm-up-app-sets': { type: 'string' },
       'no-write': { type: 'boolean' },
       'idle-only': { type: 'boolean' },
+      argocd: { type: 'string' },
+      'results-name': { type: 'string' },
     },
     strict: true,
   });
@@ -67,5 +86,14 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
     warmUpAppSets: nonNegative('warm-up-app-sets', values['warm-up-app-sets'], 6),
     write: values['no-write'] !== true,
     idleOnly: values['idle-only'] === true,
+    argocd: argoCdConfigs(values.argocd),
+    resultsName: resultsName(values['results-name']),
   };
+}
+
+/** A results file name: letters, digits and dashes only, so it cannot leave bench/results/. */
+function resultsName(raw: string | undefined): string {
+  if (raw === undefined) return 'system';
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(raw)) throw new Error(`--results-name must be lower-case letters, digits and dashes, not "${raw}"`);
+  return raw;
 }

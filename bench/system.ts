@@ -6,7 +6,9 @@
 import { loadKubeConfig } from '../src/kube/kubeconfig.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { GitFixtures } from '../src/environment/local/git-fixtures.js';
-import { rssMiB } from '../test/system/proc-stats.js';
+import { peakRssMiB, rssMiB } from '../test/system/proc-stats.js';
+import { argoCdBinaries, ARGOCD_CONFIG_ENV, ARGOCD_VERSION, type ArgoCdBinaries, type ArgoCdConfig } from '../test/system/argocd-process.js';
+import { argoCdCreate, argoCdUpdate } from './system-argocd-phases.js';
 import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
@@ -47,30 +49,54 @@ interface CreateRound {
   update: { ceilingSeconds: number; oneReplicaSeconds: number; twoReplicasSeconds: number; ratioOneReplica: number; ratioTwoReplicas: number };
   /** Server-side applies of Applications the API server served for each controller phase (ideal: one per Application). */
   applies: { oneReplica: number; twoReplicas: number; oneReplicaUpdate: number; twoReplicasUpdate: number };
+  /** This controller's phases as Argo CD's are measured, for the side-by-side figures. */
+  ours: { oneReplica: ControllerFigures; twoReplicas: ControllerFigures };
+  /** Argo CD's controller in each configuration run (see bench/system-argocd.ts). */
+  argocd: Partial<Record<ArgoCdConfig, ControllerFigures>>;
 }
 
-/** The three phases of a round, in the order round `r` runs them: rotated each round. */
-const PHASE_ORDERS = [
-  ['ceiling', 'one', 'two'],
-  ['one', 'two', 'ceiling'],
-  ['two', 'ceiling', 'one'],
-] as const;
+/** One controller phase of a round, ours or Argo CD's, in the units the side-by-side compares. */
+interface ControllerFigures {
+  seconds: number;
+  updateSeconds: number;
+  /** API requests and writes (not GET, LIST or WATCH) per Application, the benchmark's own few included. */
+  perApplication: { requests: number; writes: number; updateRequests: number; updateWrites: number };
+  /** CPU seconds of the controller's processes (Argo CD: the controller alone, its repo-server beside it). */
+  cpuSeconds: { create: number; update: number; repoServerCreate?: number; repoServerUpdate?: number };
+  /** Resident MiB per controller process: after the converge (everything cached), and the peak after the update wave. */
+  rssMiB: { afterConverge: number[]; peak: number[]; repoServerAfterConverge?: number; repoServerPeak?: number };
+}
+
+/** The phases of a round: the ceiling, this controller with one and two replicas, and Argo CD's configurations. */
+type PhaseName = 'ceiling' | 'one' | 'two' | ArgoCdConfig;
 
 /**
- * The create comparison: `--rounds` rounds of the ceiling, one replica and two replicas, the order rotated
- * each round (so no phase always meets the cluster right after the same neighbour's clean-up, and a drift
- * over the run touches every phase alike). A single ceiling varies by about ±30 % between identical runs
- * here (docs/benchmarks.md), hence rounds, ratios within a round and a median. Every phase follows its
- * create with the update wave over the same namespace (since session 7; before, the update wave was one
- * sample after the rounds, and it spread 1.07-1.53 between runs).
+ * The order round `r` runs the phases in: rotated each round, so no phase always meets the cluster right
+ * after the same neighbour's clean-up, and a drift over the run touches every phase alike.
  */
-async function createRounds(ctx: BenchContext, writesInFlight: number) {
+function phaseOrder(r: number, argocd: readonly ArgoCdConfig[]): PhaseName[] {
+  const phases: PhaseName[] = ['ceiling', 'one', 'two', ...argocd];
+  const shift = r % phases.length;
+  return [...phases.slice(shift), ...phases.slice(0, shift)];
+}
+
+/**
+ * The create comparison: `--rounds` rounds of the ceiling, one replica, two replicas and Argo CD's controller
+ * in each `--argocd` configuration, the order rotated each round (see {@link phaseOrder}). A single ceiling
+ * varies by about ±30 % between identical runs here (docs/benchmarks.md), hence rounds, ratios within a round
+ * and a median. Every phase follows its create with the update wave over the same namespace (since session
+ * 7; before, the update wave was one sample after the rounds, and it spread 1.07-1.53 between runs).
+ */
+async function createRounds(ctx: BenchContext, writesInFlight: number, argoCd: ArgoCdBinaries | undefined) {
   // Warm-up, not measured: on a fresh API server the same 10,000 applies cost it about 24 CPU-s, after
   // the first mass delete 33-43 (docs/benchmarks.md). The controller never meets a fresh server, so
   // neither does the ceiling.
   progress('warm-up: one ceiling converge and its clean-up, not measured');
   await clearNamespace(ctx, (await ceilingCreate(ctx, writesInFlight, 'warm-up')).space);
+  const applications = ctx.options.appSets * ctx.options.appsPerSet;
+  const perApp = (n: number): number => roundTo(n / applications, 3);
   const rounds: CreateRound[] = [];
+  const argoCdErrors: string[] = [];
   let errors = 0;
   let oneReplicaRss: number[] = [];
   let twoReplicasRssAfterUpdate: number[] = [];
@@ -92,21 +118,67 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
       // full resync of all 100 ApplicationSets landed inside every update wave that ended more than a minute
       // after its replicas started, re-rendering everything and re-applying what the cache had not seen yet.
       const run = await controllerCreate(ctx, count, { namespace: `controller-${count}-${r}`, warm: ctx.options.warmUpAppSets > 0 });
-      const update = await controllerUpdate(ctx, run);
+      const pids = run.replicas.map((replica) => replica.process.pid ?? 0);
+      const update = await controllerUpdate(ctx, run, pids);
+      const afterUpdate = pids.map(rssMiB);
       if (count === 1) oneReplicaRss = run.rssMiB;
-      else twoReplicasRssAfterUpdate = run.replicas.map((replica) => (replica.process.pid ? rssMiB(replica.process.pid) : Number.NaN));
+      else twoReplicasRssAfterUpdate = afterUpdate;
+      const figures: ControllerFigures = {
+        seconds: run.seconds,
+        updateSeconds: update.seconds,
+        perApplication: {
+          requests: perApp(run.requests),
+          writes: perApp(run.writes),
+          updateRequests: perApp(update.requests),
+          updateWrites: perApp(update.writes),
+        },
+        cpuSeconds: { create: run.cpu.replicas, update: update.cpu.replicas },
+        rssMiB: { afterConverge: run.rssMiB, peak: pids.map(peakRssMiB) },
+      };
       errors += await stopReplicas(run.replicas);
       await clearNamespace(ctx, run.space);
-      return { ...run, updateSeconds: update.seconds, updateApplies: update.applies };
+      return { ...run, updateSeconds: update.seconds, updateApplies: update.applies, figures };
+    };
+    const runArgoCd = async (config: ArgoCdConfig): Promise<ControllerFigures> => {
+      if (!argoCd) throw new Error('Argo CD binaries were not built');
+      progress(`round ${r + 1}/${ctx.options.rounds}: Argo CD ${ARGOCD_VERSION} (${config}), --concurrent-reconciliations=${ctx.options.totalReconciles}`);
+      const run = await argoCdCreate(ctx, argoCd, { config, namespace: `argocd-${config}-${r}`, warm: ctx.options.warmUpAppSets > 0 });
+      const update = await argoCdUpdate(ctx, run);
+      argoCdErrors.push(...(await run.install.stop()));
+      await clearNamespace(ctx, run.space);
+      return {
+        seconds: run.seconds,
+        updateSeconds: update.seconds,
+        perApplication: {
+          requests: perApp(run.requests),
+          writes: perApp(run.writes),
+          updateRequests: perApp(update.requests),
+          updateWrites: perApp(update.writes),
+        },
+        cpuSeconds: {
+          create: run.cpu.replicas,
+          update: update.cpu.replicas,
+          repoServerCreate: run.repoServerCpuSeconds,
+          repoServerUpdate: update.repoServerCpuSeconds,
+        },
+        rssMiB: {
+          afterConverge: [run.rssMiB.controller],
+          peak: [update.peakRssMiB.controller],
+          repoServerAfterConverge: run.rssMiB.repoServer,
+          repoServerPeak: update.peakRssMiB.repoServer,
+        },
+      };
     };
     const done: Partial<{
       ceiling: Awaited<ReturnType<typeof runCeiling>>;
       one: Awaited<ReturnType<typeof runController>>;
       two: Awaited<ReturnType<typeof runController>>;
     }> = {};
-    for (const phase of PHASE_ORDERS[r % PHASE_ORDERS.length] ?? PHASE_ORDERS[0]) {
+    const argocd: Partial<Record<ArgoCdConfig, ControllerFigures>> = {};
+    for (const phase of phaseOrder(r, ctx.options.argocd)) {
       if (phase === 'ceiling') done.ceiling = await runCeiling();
-      else done[phase] = await runController(phase === 'one' ? 1 : 2);
+      else if (phase === 'one' || phase === 'two') done[phase] = await runController(phase === 'one' ? 1 : 2);
+      else argocd[phase] = await runArgoCd(phase);
     }
     const { ceiling, one, two } = done;
     if (!ceiling || !one || !two) throw new Error(`round ${r + 1} missed a phase`);
@@ -125,13 +197,18 @@ async function createRounds(ctx: BenchContext, writesInFlight: number) {
         ratioOneReplica: ratio(one.updateSeconds, ceiling.updateSeconds),
         ratioTwoReplicas: ratio(two.updateSeconds, ceiling.updateSeconds),
       },
+      ours: { oneReplica: one.figures, twoReplicas: two.figures },
+      argocd,
     });
     progress(
       `round ${r + 1}: ceiling ${ceiling.seconds} s, 1 replica ${one.seconds} s (${ratio(one.seconds, ceiling.seconds)}), 2 replicas ${two.seconds} s (${ratio(two.seconds, ceiling.seconds)}); ` +
-        `update wave: ceiling ${ceiling.updateSeconds} s, 1 replica ${one.updateSeconds} s (${ratio(one.updateSeconds, ceiling.updateSeconds)}), 2 replicas ${two.updateSeconds} s (${ratio(two.updateSeconds, ceiling.updateSeconds)})`,
+        `update wave: ceiling ${ceiling.updateSeconds} s, 1 replica ${one.updateSeconds} s (${ratio(one.updateSeconds, ceiling.updateSeconds)}), 2 replicas ${two.updateSeconds} s (${ratio(two.updateSeconds, ceiling.updateSeconds)})` +
+        Object.entries(argocd)
+          .map(([config, a]) => `; Argo CD ${config}: ${a.seconds} s, update ${a.updateSeconds} s`)
+          .join(''),
     );
   }
-  return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate };
+  return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate, argoCdErrors };
 }
 
 /** The idle phase alone (`--idle-only`): 2 cold replicas converge once, then nothing changes. */
@@ -143,10 +220,10 @@ async function measureIdleOnly(ctx: BenchContext) {
   return { convergeSeconds: two.seconds, idle, unhandledErrorsInLogs: await stopReplicas(two.replicas) };
 }
 
-async function measure(ctx: BenchContext) {
+async function measure(ctx: BenchContext, argoCd: ArgoCdBinaries | undefined) {
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
   // Every phase runs with only its own namespace's objects in the cluster (see clearNamespace).
-  const { rounds, errors: oneErrors, oneReplicaRss, twoReplicasRssAfterUpdate } = await createRounds(ctx, writesInFlight);
+  const { rounds, errors: oneErrors, oneReplicaRss, twoReplicasRssAfterUpdate, argoCdErrors } = await createRounds(ctx, writesInFlight, argoCd);
   const ceilingSeconds = roundTo(median(rounds.map((r) => r.ceilingSeconds)));
   // Two replicas once more, started cold (no warm-up: the first converge of a fresh install), kept
   // running for the idle cost and the webhook.
@@ -160,6 +237,9 @@ async function measure(ctx: BenchContext) {
   });
   const latencies = await webhookLatency(ctx, two.space.name, two.replicas, WEBHOOK_SECRET, hooks);
   const twoErrors = await stopReplicas(two.replicas);
+  const argoCdIdle = argoCd && ctx.options.argocd[0] ? await argoCdIdleAndWebhook(ctx, argoCd, ctx.options.argocd[0]) : undefined;
+  if (argoCdIdle) argoCdErrors.push(...argoCdIdle.errorLines);
+  const webhook = { pushes: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), latenciesMs: latencies };
   return {
     writesInFlight,
     converge: {
@@ -185,8 +265,106 @@ async function measure(ctx: BenchContext) {
     },
     idle,
     memoryMiB: { oneReplicaAfterConverge: oneReplicaRss, twoReplicasAfterConverge: two.rssMiB, twoReplicasAfterUpdateWave: twoReplicasRssAfterUpdate },
-    webhook: { pushes: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), latenciesMs: latencies },
+    webhook,
     unhandledErrorsInLogs: oneErrors + twoErrors,
+    ...(argoCd ? { argoCd: argoCdSummary(ctx, rounds, { idle, webhook }, argoCdIdle, argoCdErrors) } : {}),
+  };
+}
+
+/**
+ * Argo CD's controller (in `config`) started cold in a namespace of its own, kept running for the idle cost
+ * and its webhook endpoint, as this controller's two replicas are after the rounds.
+ */
+async function argoCdIdleAndWebhook(ctx: BenchContext, binaries: ArgoCdBinaries, config: ArgoCdConfig) {
+  progress(`Argo CD (${config}) cold, kept for the idle cost and webhooks`);
+  const run = await argoCdCreate(ctx, binaries, { config, namespace: `argocd-idle-${config}`, warm: false, webhookSecret: WEBHOOK_SECRET });
+  progress(`Argo CD took ${run.seconds} s; idle for ${ctx.options.idleSeconds} s`);
+  const idle = await idleCost(ctx, [run.install], [run.install.pids[1]]);
+  progress(`Argo CD webhook: ${ctx.options.pushes} pushes`);
+  const hooks = await new GitFixtures(ctx.env.info().gitRoot, ctx.env.info().gitHttpBaseUrl).createRepo('hooks-argocd', {
+    'apps/base/kustomization.yaml': 'resources: []\n',
+  });
+  const latencies = await webhookLatency(ctx, run.space.name, [run.install], WEBHOOK_SECRET, hooks);
+  const errorLines = await run.install.stop();
+  return {
+    config,
+    convergeSeconds: run.seconds,
+    idle,
+    webhook: { pushes: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), latenciesMs: latencies },
+    errorLines,
+  };
+}
+
+/**
+ * The side-by-side figures: every one of this controller's (and the ceiling's times) as a ratio to Argo CD's
+ * in the same round, the median over the rounds, per Argo CD configuration.
+ */
+function argoCdSummary(
+  ctx: BenchContext,
+  rounds: readonly CreateRound[],
+  ours: { idle: Awaited<ReturnType<typeof idleCost>>; webhook: { p50Ms: number; p99Ms: number } },
+  argoCdIdle: Awaited<ReturnType<typeof argoCdIdleAndWebhook>> | undefined,
+  errorLines: readonly string[],
+) {
+  const med = (values: number[]): number => roundTo(median(values));
+  const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+  const versus = (config: ArgoCdConfig) => {
+    const paired = rounds.flatMap((round) => {
+      const argo = round.argocd[config];
+      return argo ? [{ round, argo }] : [];
+    });
+    const against = (pick: (round: CreateRound) => ControllerFigures) => ({
+      converge: med(paired.map(({ round, argo }) => pick(round).seconds / argo.seconds)),
+      updateWave: med(paired.map(({ round, argo }) => pick(round).updateSeconds / argo.updateSeconds)),
+      requestsPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.requests / argo.perApplication.requests)),
+      writesPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.writes / argo.perApplication.writes)),
+      updateWritesPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.updateWrites / argo.perApplication.updateWrites)),
+      // This controller does its git work in-process; Argo CD's repo-server does it beside the controller.
+      cpuSecondsVsController: med(paired.map(({ round, argo }) => pick(round).cpuSeconds.create / argo.cpuSeconds.create)),
+      cpuSecondsVsControllerAndRepoServer: med(
+        paired.map(({ round, argo }) => pick(round).cpuSeconds.create / (argo.cpuSeconds.create + (argo.cpuSeconds.repoServerCreate ?? 0))),
+      ),
+      // Per process: the largest replica against Argo CD's one controller.
+      rssAfterConverge: med(paired.map(({ round, argo }) => Math.max(...pick(round).rssMiB.afterConverge) / Math.max(...argo.rssMiB.afterConverge))),
+      peakRss: med(paired.map(({ round, argo }) => Math.max(...pick(round).rssMiB.peak) / Math.max(...argo.rssMiB.peak))),
+    });
+    return {
+      rounds: paired.length,
+      argoCd: {
+        seconds: med(paired.map(({ argo }) => argo.seconds)),
+        updateSeconds: med(paired.map(({ argo }) => argo.updateSeconds)),
+        cpuSecondsCreate: med(paired.map(({ argo }) => argo.cpuSeconds.create)),
+        repoServerCpuSecondsCreate: med(paired.map(({ argo }) => argo.cpuSeconds.repoServerCreate ?? 0)),
+        rssMiBAfterConverge: med(paired.map(({ argo }) => argo.rssMiB.afterConverge[0] ?? Number.NaN)),
+        peakRssMiB: med(paired.map(({ argo }) => argo.rssMiB.peak[0] ?? Number.NaN)),
+      },
+      ceiling: {
+        converge: med(paired.map(({ round, argo }) => round.ceilingSeconds / argo.seconds)),
+        updateWave: med(paired.map(({ round, argo }) => round.update.ceilingSeconds / argo.updateSeconds)),
+      },
+      oneReplica: against((round) => round.ours.oneReplica),
+      twoReplicas: against((round) => round.ours.twoReplicas),
+    };
+  };
+  const idleVersus = argoCdIdle
+    ? {
+        config: argoCdIdle.config,
+        argoCd: { idle: argoCdIdle.idle, webhook: argoCdIdle.webhook, convergeSeconds: argoCdIdle.convergeSeconds },
+        // This controller's two replicas together against Argo CD's controller (and with its repo-server).
+        requestsPerMinute: roundTo(ours.idle.requestsPerMinuteAll / argoCdIdle.idle.requestsPerMinuteAll),
+        cores: roundTo(sum(ours.idle.replicaCores) / sum(argoCdIdle.idle.replicaCores)),
+        coresVsControllerAndRepoServer: roundTo(sum(ours.idle.replicaCores) / (sum(argoCdIdle.idle.replicaCores) + sum(argoCdIdle.idle.helperCores))),
+        webhookP50: roundTo(ours.webhook.p50Ms / argoCdIdle.webhook.p50Ms),
+        webhookP99: roundTo(ours.webhook.p99Ms / argoCdIdle.webhook.p99Ms),
+      }
+    : undefined;
+  return {
+    version: ARGOCD_VERSION,
+    concurrentReconciliations: ctx.options.totalReconciles,
+    configs: Object.fromEntries(ctx.options.argocd.map((config) => [config, { environment: ARGOCD_CONFIG_ENV[config], versus: versus(config) }])),
+    idleAndWebhook: idleVersus,
+    errorLinesInLogs: errorLines.length,
+    firstErrorLines: errorLines.slice(0, 5),
   };
 }
 
@@ -208,11 +386,12 @@ async function main(): Promise<void> {
       if (options.write) progress(`results written to ${writeBenchResults('system-idle', idleOnly)}`);
       return;
     }
-    const figures = await measure(ctx);
+    const argoCd = options.argocd.length > 0 ? await argoCdBinaries() : undefined;
+    const figures = await measure(ctx, argoCd);
     const machine = machineInfo();
     const result = { options, applications: options.appSets * options.appsPerSet, ...figures };
     printTable(result, `${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.cpuModel}`);
-    if (options.write) progress(`results written to ${writeBenchResults('system', result)}`);
+    if (options.write) progress(`results written to ${writeBenchResults(options.resultsName, result)}`);
   } finally {
     abort.abort();
     await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1'); // keep the logs for a post-mortem
@@ -272,9 +451,51 @@ function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: num
     ],
     ['webhook push -> Application p50 / p99 (ms)', `${r.webhook.p50Ms} / ${r.webhook.p99Ms}`],
     ['unhandled errors in controller logs', String(r.unhandledErrorsInLogs)],
+    ...(r.argoCd ? argoCdRows(r.argoCd) : []),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
+}
+
+/** The side-by-side rows: Argo CD's own figures, then this controller's as ratios to them (medians of rounds). */
+function argoCdRows(a: ReturnType<typeof argoCdSummary>): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  for (const [config, { versus: v }] of Object.entries(a.configs)) {
+    const label = `Argo CD ${a.version} ${config}`;
+    rows.push(
+      [`${label}: converge / update wave (s)`, `${v.argoCd.seconds} / ${v.argoCd.updateSeconds}`],
+      [`${label}: CPU s controller / repo-server (create)`, `${v.argoCd.cpuSecondsCreate} / ${v.argoCd.repoServerCpuSecondsCreate}`],
+      [`${label}: controller RSS MiB converged / peak`, `${v.argoCd.rssMiBAfterConverge} / ${v.argoCd.peakRssMiB}`],
+      [`ceiling ÷ ${label}: converge / update wave`, `${v.ceiling.converge} / ${v.ceiling.updateWave}`],
+    );
+    for (const [who, x] of [
+      ['1 replica', v.oneReplica],
+      ['2 replicas', v.twoReplicas],
+    ] as const) {
+      rows.push(
+        [`${who} ÷ ${label}: converge / update wave`, `${x.converge} / ${x.updateWave}`],
+        [`${who} ÷ ${label}: requests / writes per Application`, `${x.requestsPerApplication} / ${x.writesPerApplication}`],
+        [`${who} ÷ ${label}: CPU s vs controller / vs + repo-server`, `${x.cpuSecondsVsController} / ${x.cpuSecondsVsControllerAndRepoServer}`],
+        [`${who} ÷ ${label}: RSS converged / peak (largest process)`, `${x.rssAfterConverge} / ${x.peakRss}`],
+      );
+    }
+  }
+  const i = a.idleAndWebhook;
+  if (i) {
+    rows.push(
+      [
+        `Argo CD ${i.config}: idle requests/min, controller / repo-server cores`,
+        `${i.argoCd.idle.requestsPerMinuteAll}, ${i.argoCd.idle.replicaCores.join(', ')} / ${i.argoCd.idle.helperCores.join(', ')}`,
+      ],
+      [`Argo CD ${i.config}: webhook push -> Application p50 / p99 (ms)`, `${i.argoCd.webhook.p50Ms} / ${i.argoCd.webhook.p99Ms}`],
+      [
+        `2 replicas ÷ Argo CD ${i.config}: idle requests/min / idle cores / webhook p50, p99`,
+        `${i.requestsPerMinute} / ${i.cores} / ${i.webhookP50}, ${i.webhookP99}`,
+      ],
+    );
+  }
+  rows.push(['error lines in Argo CD logs', String(a.errorLinesInLogs)]);
+  return rows;
 }
 
 /** The idle phase's rows of the printed table. */

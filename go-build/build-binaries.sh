@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds etcd, kube-apiserver with kube-controller-manager, helm (for the chart tests), Gitea (the Git
-# forge of the SCM provider and pull request tests) and argocd-render (Argo CD's own ApplicationSet code, the
-# reference of the differential tests) from their Go modules into a version-keyed cache outside the repository,
-# once per machine.
+# forge of the SCM provider and pull request tests) and, from Argo CD's module, argocd-render (Argo CD's own
+# ApplicationSet code, the reference of the differential tests) with Argo CD's unchanged ApplicationSet
+# controller and repo-server and the git credential helper of its `argocd` binary (the side-by-side benchmark),
+# from their Go modules into a version-keyed cache outside the repository, once per machine.
 #   build-binaries.sh [etcd] [kube] [helm] [gitea] [argocd]     the parts to build or find (none named: all five)
 # Progress goes to stderr (every 20 s during a build); the last lines on stdout are KEY=path pairs of the
 # parts asked for, which the test environment reads.
@@ -122,7 +123,8 @@ fi
 # Argo CD's version as its Makefile stamps it (shown by the tool's Argo CD code in logs and user agents).
 argocd_ldflags="-s -w -X github.com/argoproj/argo-cd/v3/common.version=${argocd_version#v} -X github.com/argoproj/argo-cd/v3/common.buildDate=$build_date"
 if wanted argocd; then
-  build_into "$argocd_dir" "$here/argocd-render" "$argocd_ldflags" ./cmd/argocd-render
+  build_into "$argocd_dir" "$here/argocd-render" "$argocd_ldflags" \
+    ./cmd/argocd-render ./cmd/argocd-applicationset-controller ./cmd/argocd-repo-server ./cmd/argocd
   # Each edit of the tool makes a new folder (about 100 MB); the older ones are never used again.
   for old in "$cache"/argocd-render-*; do
     if [ "$old" != "$argocd_dir" ] && [[ $old != *.tmp.* ]]; then rm -rf "$old"; fi
@@ -136,4 +138,9 @@ if wanted kube; then
 fi
 if wanted helm; then echo "HELM_BIN=$helm_dir/helm"; fi
 if wanted gitea; then echo "GITEA_BIN=$gitea_dir/gitea"; fi
-if wanted argocd; then echo "ARGOCD_RENDER_BIN=$argocd_dir/argocd-render"; fi
+if wanted argocd; then
+  echo "ARGOCD_RENDER_BIN=$argocd_dir/argocd-render"
+  echo "ARGOCD_APPSET_CONTROLLER_BIN=$argocd_dir/argocd-applicationset-controller"
+  echo "ARGOCD_REPO_SERVER_BIN=$argocd_dir/argocd-repo-server"
+  echo "ARGOCD_GIT_ASKPASS_BIN=$argocd_dir/argocd"
+fi

@@ -82,6 +82,8 @@ async function main(): Promise<number> {
   const needsEnvironment = files.some((f) => f.endsWith('.int.test.js') && !isDifferential(f));
   // Only the integration tests run argocd-render; the differential harness's own unit tests do not.
   const needsArgocd = files.some((f) => isDifferential(f) && f.endsWith('.int.test.js'));
+  // The live parity tests run Argo CD's own controller and repo-server (built with argocd-render) on the environment.
+  const needsArgocdServers = files.some((f) => f.endsWith('.int.test.js') && f.includes(`${sep}argocd-live${sep}`));
   const needsHelm = files.some((f) => f.includes(`${sep}chart${sep}`));
   // The forge (Gitea) tests are the integration tests of test/scm/.
   const needsGitea = files.some((f) => f.endsWith('.int.test.js') && f.includes(`${sep}scm${sep}`));
@@ -102,7 +104,7 @@ async function main(): Promise<number> {
       'kube',
       ...(needsHelm ? (['helm'] as const) : []),
       ...(needsGitea ? (['gitea'] as const) : []),
-      ...(needsArgocd ? (['argocd'] as const) : []),
+      ...(needsArgocd || needsArgocdServers ? (['argocd'] as const) : []),
     ];
     const buildStarted = performance.now();
     const built = await buildParts(parts);

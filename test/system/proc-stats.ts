@@ -18,6 +18,12 @@ export function rssMiB(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
 }
 
+/** Peak resident memory of a process in MiB (VmHWM, the high-water mark since it started), from /proc/<pid>/status. */
+export function peakRssMiB(pid: number): number {
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : Number.NaN;
+}
+
 /** Request counts by `verb resource` summed from the kube-apiserver's `apiserver_request_total`. */
 export type RequestCounts = Map<string, number>;
 

@@ -8,7 +8,7 @@ export interface Binaries {
   kubeControllerManager: string;
 }
 
-/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, helm, Gitea, and argocd-render. */
+/** The parts build-binaries.sh builds: etcd, kube-apiserver with kube-controller-manager, helm, Gitea, and argocd (argocd-render and Argo CD's own controller, repo-server and askpass). */
 export type BinaryPart = 'etcd' | 'kube' | 'helm' | 'gitea' | 'argocd';
 
 /** A Go build failed; the build script already printed why on stderr, so the message only says which. */
