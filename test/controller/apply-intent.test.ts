@@ -75,6 +75,14 @@ describe('applyIntent and needsApply', () => {
     assert.equal(fresh.metadata.annotations?.keep, 'template', 'on create the template value is written');
   });
 
+  it('keeps applying a preserved key whose live value is still the template value, so the API server does not drop it', () => {
+    const template = desired('a');
+    const withTier = { ...template, metadata: { ...template.metadata, labels: { tier: 'template' } } };
+    const live = appliedLive(withTier);
+    const intent = applyIntent(withTier, live, { preservedFields: { labels: ['tier'] } });
+    assert.equal(intent.metadata.labels?.tier, 'template');
+  });
+
   it('keeps live values at ignored JSON pointers, for matching names only', () => {
     const live = liveFrom(appliedLive(desired('a', 'a', { targetRevision: 'v1' })), (l) => (l.spec.source.targetRevision = 'pinned-by-hand'));
     const rule = { jsonPointers: ['/spec/source/targetRevision'] };

@@ -29,7 +29,7 @@ export interface LiveFieldRules {
 
 /**
  * The object to server-side apply over `live`: the desired Application, minus preserved labels and
- * annotations the live object already has (their owners keep them), with ignored paths set to the live
+ * annotations the live object holds with another value (their owners keep them), with ignored paths set to the live
  * values (so applying keeps them), stamped with the hash of this intent. On create (`live` undefined)
  * the desired object is used as is, as Argo CD does.
  */
@@ -58,9 +58,15 @@ export function applyIntent(desired: Application, live: Application | undefined,
 
 type MutableMeta = { labels?: Record<string, string>; annotations?: Record<string, string> };
 
+/**
+ * Leaves a preserved key out of the apply when the live object holds another value: whoever set it owns it
+ * now, and the apply leaves it alone. A live value equal to ours stays in the apply, because leaving out a
+ * key this apply alone owns would make the API server remove it (server-side apply drops fields their
+ * only manager stops applying): a preserved label the template set would vanish on the next update.
+ */
 function dropPreserved(ours: Record<string, string> | undefined, theirs: Readonly<Record<string, string>> | undefined, keys: readonly string[]): void {
   if (!ours || !theirs) return;
-  for (const key of keys) if (Object.hasOwn(theirs, key)) delete ours[key];
+  for (const key of keys) if (Object.hasOwn(theirs, key) && theirs[key] !== ours[key]) delete ours[key];
 }
 
 function keepLiveValue(intent: Record<string, unknown>, live: Application, pointer: string): void {
