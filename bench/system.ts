@@ -95,6 +95,14 @@ async function createRounds(ctx: BenchContext, writesInFlight: number, argoCd: A
   await clearNamespace(ctx, (await ceilingCreate(ctx, writesInFlight, 'warm-up')).space);
   const applications = ctx.options.appSets * ctx.options.appsPerSet;
   const perApp = (n: number): number => roundTo(n / applications, 3);
+  type Counted = { readonly requests: number; readonly writes: number };
+  /** API requests and writes per Application of a converge and its update wave. */
+  const perApplication = (run: Counted, update: Counted) => ({
+    requests: perApp(run.requests),
+    writes: perApp(run.writes),
+    updateRequests: perApp(update.requests),
+    updateWrites: perApp(update.writes),
+  });
   const rounds: CreateRound[] = [];
   const argoCdErrors: string[] = [];
   let errors = 0;
@@ -126,12 +134,7 @@ async function createRounds(ctx: BenchContext, writesInFlight: number, argoCd: A
       const figures: ControllerFigures = {
         seconds: run.seconds,
         updateSeconds: update.seconds,
-        perApplication: {
-          requests: perApp(run.requests),
-          writes: perApp(run.writes),
-          updateRequests: perApp(update.requests),
-          updateWrites: perApp(update.writes),
-        },
+        perApplication: perApplication(run, update),
         cpuSeconds: { create: run.cpu.replicas, update: update.cpu.replicas },
         rssMiB: { afterConverge: run.rssMiB, peak: pids.map(peakRssMiB) },
       };
@@ -149,12 +152,7 @@ async function createRounds(ctx: BenchContext, writesInFlight: number, argoCd: A
       return {
         seconds: run.seconds,
         updateSeconds: update.seconds,
-        perApplication: {
-          requests: perApp(run.requests),
-          writes: perApp(run.writes),
-          updateRequests: perApp(update.requests),
-          updateWrites: perApp(update.writes),
-        },
+        perApplication: perApplication(run, update),
         cpuSeconds: {
           create: run.cpu.replicas,
           update: update.cpu.replicas,
