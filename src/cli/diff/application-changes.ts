@@ -51,26 +51,12 @@ function keptFor(live: Application, intent: Application): Kept {
   };
 }
 
-/**
- * The Application by Application view of a preview: what the plan creates, updates (field by field against the
- * live object) and deletes, the deletes the guard refuses, renames (a delete and a create of the same
- * Application under another name), and what the policy skips. A refusal before the plan changes nothing.
- */
-export function applicationSetDiff(
-  appset: { readonly namespace: string; readonly name: string },
-  presence: ApplicationSetDiff['presence'],
-  preview: Preview,
-  world: PreviewWorld,
-  options: CompareOptions,
-): ApplicationSetDiff {
-  const verdict = preview.kind === 'planned' ? { result: 'accepted' as const } : { result: preview.kind, reason: preview.reason, message: preview.message };
-  const plan = preview.plan;
-  const base = { namespace: appset.namespace, name: appset.name, presence, verdict, notes: [] as string[] };
-  if (!plan) return { ...base, changes: [], unchanged: 0, skippedByPolicy: { updates: [], deletes: [] }, conflicts: [] };
+/** Each create, update (field by field against the live object), delete and refused delete of a preview's plan. */
+function changesOf(plan: NonNullable<Preview['plan']>, preview: Preview, world: PreviewWorld, options: CompareOptions): ApplicationChange[] {
   // With a RollingSync's steps: the step (1-based, -1 for none, as Argo CD's applicationStatus) a create or update syncs in.
   const stepOf = preview.stepOf;
   const step = (name: string): { step?: number } => (stepOf ? { step: (stepOf.get(name) ?? -2) + 1 } : {});
-  const changes: ApplicationChange[] = [
+  return [
     ...plan.create.map((app) => ({
       name: app.metadata.name,
       action: 'create' as const,
@@ -90,6 +76,25 @@ export function applicationSetDiff(
       fields: leafChanges(comparable(app), 'removed'),
     })),
   ];
+}
+
+/**
+ * The Application by Application view of a preview: what the plan creates, updates (field by field against the
+ * live object) and deletes, the deletes the guard refuses, renames (a delete and a create of the same
+ * Application under another name), and what the policy skips. A refusal before the plan changes nothing.
+ */
+export function applicationSetDiff(
+  appset: { readonly namespace: string; readonly name: string },
+  presence: ApplicationSetDiff['presence'],
+  preview: Preview,
+  world: PreviewWorld,
+  options: CompareOptions,
+): ApplicationSetDiff {
+  const verdict = preview.kind === 'planned' ? { result: 'accepted' as const } : { result: preview.kind, reason: preview.reason, message: preview.message };
+  const plan = preview.plan;
+  const base = { namespace: appset.namespace, name: appset.name, presence, verdict, notes: [] as string[] };
+  if (!plan) return { ...base, changes: [], unchanged: 0, skippedByPolicy: { updates: [], deletes: [] }, conflicts: [] };
+  const changes = changesOf(plan, preview, world, options);
   const notes: string[] = [];
   if (plan.updatesSkippedByPolicy.length > 0 || plan.deletesSkippedByPolicy.length > 0) {
     notes.push(`sync policy ${preview.policy ?? ''}: ${skippedSentence(plan.updatesSkippedByPolicy.length, plan.deletesSkippedByPolicy.length)}`);
