@@ -4,13 +4,15 @@
  * runs: src/app/pipeline.ts builds one TemplateEngine), side by side in the same run with a bare
  * cached-compile Handlebars loop over the same templates and parameters (bench/render-bare.ts), the
  * headline ratio; and with a baseline that calls Handlebars.compile for every field of every Application
- * (cache size 0). Both styles.
+ * (cache size 0). Both styles. And the render memo: one parameter set changed in 10,000, against rendering
+ * all of them again, with the heap the memo holds (bench/render-memo.ts).
  */
 import type { ParamSet } from '../src/model/params.js';
 import type { ApplicationSetForRender } from '../src/model/applicationset-types.js';
 import { TemplateEngine } from '../src/templating/engine.js';
 import { renderApplicationSet } from '../src/templating/render-applicationset.js';
 import { bareRenderer } from './render-bare.js';
+import { memoPhase } from './render-memo.js';
 import { writeBenchResults } from './results-file.js';
 
 const CLUSTERS = 100;
@@ -249,6 +251,7 @@ function main(): void {
   console.log('| style        | speed-up | replica engine app/s | fresh engine app/s |');
   console.log('|--------------|----------|------------------|--------------------|');
   for (const row of reconcileRows) console.log(row);
+  for (const row of memoPhase(params, (go) => applicationSet(go), figures)) console.log(row);
   console.log(`results: ${writeBenchResults('render', figures)}`);
 }
 

@@ -23,6 +23,7 @@ import { tenantRepoAccess } from '../tenancy/credential-scope.js';
 import type { AppProjectSpec } from '../tenancy/project.js';
 import type { ProjectLookup } from '../tenancy/tenant-policy.js';
 import { TemplateEngine } from '../templating/engine.js';
+import { RenderMemo } from '../templating/render-memo.js';
 import { secretsOfType, versionOf } from './caches.js';
 import { UnchangedInputsMemo } from '../controller/reconcile/unchanged-inputs.js';
 import { siftResyncKeys } from '../controller/reconcile/resync-sieve.js';
@@ -65,8 +66,9 @@ export interface PipelineParts {
 export function createPipeline(parts: PipelineParts): Pipeline {
   const { informers, shared, observers, log } = parts;
   const engine = new TemplateEngine();
+  const renderMemo = observedRenderMemo(parts);
   const reporter = reporterOf(parts);
-  const deps = reconcilerDeps(parts, engine, reporter);
+  const deps = reconcilerDeps(parts, { engine, renderMemo }, reporter);
   const reconcile = createReconciler(deps);
   const fresh = withFreshCaches(reconcile, {
     watermarks: shared.watermarks,
@@ -110,7 +112,18 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   return { enqueue, handler, engine, resyncKeys };
 }
 
-function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: Reporter): Parameters<typeof createReconciler>[0] {
+/** The replica's render memo, its figures read by the metrics at scrape time. */
+function observedRenderMemo(parts: PipelineParts): RenderMemo {
+  const memo = new RenderMemo(parts.config.renderMemoSize);
+  parts.observers.metrics.sources.renderMemo = () => ({ ...memo.stats, remembered: memo.remembered });
+  return memo;
+}
+
+function reconcilerDeps(
+  parts: PipelineParts,
+  { engine, renderMemo }: { engine: TemplateEngine; renderMemo: RenderMemo },
+  reporter: Reporter,
+): Parameters<typeof createReconciler>[0] {
   const { config, transport, informers, shared, observers, log } = parts;
   const git = new RepoCache({
     root: config.gitCacheDir,
@@ -146,6 +159,7 @@ function reconcilerDeps(parts: PipelineParts, engine: TemplateEngine, reporter: 
     decisionResources: decisions.platform,
     tenantDecisionResources: decisions.forTenant,
     engine,
+    renderMemo,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
     writer: createApplicationWriter(transport, { dryRun: config.dryRun }),
     writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),

@@ -163,6 +163,14 @@ export const controllerSettings = {
     fallback: 30_000,
     help: "longest a repository's refs (one git ls-remote) are reused to resolve revisions; a webhook push or the refresh annotation ends it at once, and a git generator polling every N seconds gets refs at most N seconds old (0: ls-remote on every resolve)",
   }),
+  renderMemoSize: setting<number>({
+    flag: 'render-memo-size',
+    env: 'APPSET_RENDER_MEMO_SIZE',
+    kind: 'string',
+    parse: integerIn(0, 10_000_000),
+    fallback: 10_000,
+    help: 'most rendered Applications a replica remembers, so a parameter set rendered before with the same template is not rendered again (0: render every time)',
+  }),
   allowLocalRepos: setting<boolean>({
     flag: 'allow-local-repos',
     env: 'APPSET_ALLOW_LOCAL_REPOS',

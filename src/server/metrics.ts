@@ -23,6 +23,8 @@ export interface MetricSources {
   queueLatencySamplesMs?: () => readonly number[];
   /** Retries this replica scheduled since it started (cumulative). */
   queueRetries?: () => number;
+  /** The render memo's lookups since the replica started (cumulative) and the renders it holds now. */
+  renderMemo?: () => { readonly hits: number; readonly misses: number; readonly remembered: number };
 }
 
 /** The controller's Prometheus metrics: Argo CD's names where it has them, `appset_*` for the rest. */
@@ -76,6 +78,33 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     collect() {
       this.reset();
       for (const s of sources.applicationSets?.() ?? []) this.set({ namespace: s.namespace, name: s.name }, s.ownedApplications);
+    },
+  });
+  const lookupsReported = { hit: 0, miss: 0 };
+  new Counter({
+    name: 'appset_render_memo_lookups_total',
+    help: 'Parameter sets looked up in the render memo: hit (answered from memory) or miss (rendered).',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      const figures = sources.renderMemo?.();
+      if (!figures) return;
+      for (const [result, total] of [
+        ['hit', figures.hits],
+        ['miss', figures.misses],
+      ] as const) {
+        if (total > lookupsReported[result]) this.inc({ result }, total - lookupsReported[result]);
+        lookupsReported[result] = Math.max(total, lookupsReported[result]);
+      }
+    },
+  });
+  new Gauge({
+    name: 'appset_render_memo_entries',
+    help: 'Rendered Applications the render memo holds.',
+    registers,
+    collect() {
+      const figures = sources.renderMemo?.();
+      if (figures) this.set(figures.remembered);
     },
   });
   new Gauge({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ParamSet } from '../model/params.js';
 import {
   DEFAULT_RENDER_LIMITS,
@@ -19,6 +20,8 @@ import { isPlainMap } from './plain-values.js';
 import { parseYaml11 } from '../model/yaml11.js';
 import { normalizeApplicationSpec } from './normalize-application.js';
 import { TerminalError } from '../model/action.js';
+import type { RenderMemo } from './render-memo.js';
+import { plainDataKey } from './plain-data-key.js';
 
 /** Turns an ApplicationSet's parameter sets into validated Applications, or one error naming what to fix. */
 
@@ -76,6 +79,24 @@ interface RenderContext {
   style: TemplateStyle;
   scope: RenderScope;
   patchScope: RenderScope;
+  memo: RenderMemo | undefined;
+}
+
+/**
+ * Everything besides the parameter set that {@link renderOne} reads, as one text: a render with the same
+ * template key and parameter set gives the same Application (the memo's key). Anything renderOne starts
+ * reading must be added here, or the memo would answer a changed ApplicationSet with an old render.
+ */
+function templateKey(ctx: RenderContext, template: ApplicationTemplate): string | undefined {
+  const text = plainDataKey([
+    ctx.style,
+    ctx.scope.missing,
+    ctx.appset.metadata.namespace,
+    ctx.appset.spec.syncPolicy?.preserveResourcesOnDeletion,
+    ctx.appset.spec.templatePatch,
+    template,
+  ]);
+  return text === undefined ? undefined : createHash('sha256').update(text).digest('base64');
 }
 
 /** Renders, patches, namespaces and validates the Application of one parameter set. */
@@ -126,6 +147,30 @@ function patched(ctx: RenderContext, app: Record<string, unknown>, patchText: st
   return result;
 }
 
+/** {@link renderLocated} answered from the memo when this template and parameter set were rendered before. */
+function renderRemembered(
+  ctx: RenderContext,
+  template: ApplicationTemplate,
+  templateDigest: string | undefined,
+  params: ParamSet,
+  where: () => string,
+): GeneratedApplication {
+  const paramsText = ctx.memo && templateDigest !== undefined ? plainDataKey(params) : undefined;
+  if (!ctx.memo || templateDigest === undefined || paramsText === undefined) return renderLocated(ctx, template, params, where);
+  // Digests keep the memo's keys small (the template's text would otherwise be held once per Application);
+  // the template's digest has a fixed length, so the parameter set's text can never reach into it.
+  const key = createHash('sha256').update(templateDigest).update(paramsText).digest('base64');
+  const remembered = ctx.memo.get(key);
+  if (remembered) {
+    // A remembered render still counts against this ApplicationSet's output limit, as rendering it would.
+    ctx.scope.budget.chargeLength(remembered.chargedChars);
+    return remembered.application;
+  }
+  const before = ctx.scope.budget.usedChars;
+  const application = renderLocated(ctx, template, params, where);
+  return ctx.memo.remember(key, application, ctx.scope.budget.usedChars - before);
+}
+
 /** {@link renderOne}, its errors prefixed with `where()` (the generator and parameter set, described only on error). */
 function renderLocated(ctx: RenderContext, template: ApplicationTemplate, params: ParamSet, where: () => string): GeneratedApplication {
   try {
@@ -143,11 +188,13 @@ function renderLocated(ctx: RenderContext, template: ApplicationTemplate, params
  * as a RenderError naming the generator, the parameter set and the field, and nothing is returned; a
  * templatePatch that changes the project is a {@link TemplatePatchProjectError}. With `uniqueNames: false`
  * two parameter sets may render one name (the controller's validation reports it, as Argo CD's does).
+ * With a `memo`, a parameter set rendered before with the same template is answered from it: the
+ * Applications it returns are then deep-frozen and shared with later renders.
  */
 export function renderApplicationSet(
   appset: ApplicationSetForRender,
   outputs: readonly GeneratorOutput[],
-  options: { engine?: TemplateEngine; limits?: RenderLimits; uniqueNames?: boolean } = {},
+  options: { engine?: TemplateEngine; limits?: RenderLimits; uniqueNames?: boolean; memo?: RenderMemo } = {},
 ): RenderedApplication[] {
   const checkNames = options.uniqueNames ?? true;
   const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
@@ -159,13 +206,15 @@ export function renderApplicationSet(
     style: appset.spec.goTemplate ? 'goTemplate' : 'fasttemplate',
     scope: { missing, patch: false, budget },
     patchScope: { missing, patch: true, budget },
+    memo: options.memo && options.memo.size > 0 ? options.memo : undefined,
   };
   const results: RenderedApplication[] = [];
   const byName = new Map<string, { generatorIndex: number; paramIndex: number; params: ParamSet }>();
   for (const { generatorIndex, params } of outputs) {
     const template = templateFor(appset, generatorIndex);
+    const templateDigest = ctx.memo ? templateKey(ctx, template) : undefined;
     params.forEach((paramSet, paramIndex) => {
-      const application = renderLocated(ctx, template, paramSet, () => describeParams(generatorIndex, paramIndex, paramSet));
+      const application = renderRemembered(ctx, template, templateDigest, paramSet, () => describeParams(generatorIndex, paramIndex, paramSet));
       const earlier = checkNames ? byName.get(application.metadata.name) : undefined;
       if (earlier) {
         const first = describeParams(earlier.generatorIndex, earlier.paramIndex, earlier.params);

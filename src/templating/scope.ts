@@ -25,11 +25,21 @@ export class RenderBudget {
 
   /** Counts `text` against the output limit and checks the clock; throws when either is exceeded. */
   charge(text: string): void {
-    this.used += text.length;
+    this.chargeLength(text.length);
+  }
+
+  /** Counts `length` output characters against the limit (a remembered render's output) and checks the clock. */
+  chargeLength(length: number): void {
+    this.used += length;
     if (this.used > this.maxOutputBytes) {
       throw new RenderLimitError(`rendered output exceeds the limit of ${this.maxOutputBytes} characters for this ApplicationSet`);
     }
     this.checkTime();
+  }
+
+  /** Output characters counted so far. */
+  get usedChars(): number {
+    return this.used;
   }
 
   /** Throws if `pending` more characters would exceed the output limit (checked while a loop builds text). */

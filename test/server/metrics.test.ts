@@ -44,4 +44,19 @@ describe('controller metrics', () => {
     assert.match(text, /^appset_queue_add_to_start_seconds_count 3$/m, 'samples are counted once');
     assert.match(text, /^appset_queue_retries_total 5$/m);
   });
+
+  it("turns the render memo's cumulative lookups into a counter by result, and shows its size", async () => {
+    const registry = new Registry();
+    const metrics = createControllerMetrics(registry);
+    let figures = { hits: 4, misses: 10, remembered: 10 };
+    metrics.sources.renderMemo = () => figures;
+    let text = await registry.metrics();
+    assert.match(text, /^appset_render_memo_lookups_total\{result="hit"\} 4$/m);
+    assert.match(text, /^appset_render_memo_lookups_total\{result="miss"\} 10$/m);
+    assert.match(text, /^appset_render_memo_entries 10$/m);
+    figures = { hits: 14, misses: 11, remembered: 11 };
+    text = await registry.metrics();
+    assert.match(text, /^appset_render_memo_lookups_total\{result="hit"\} 14$/m, 'each lookup is counted once');
+    assert.match(text, /^appset_render_memo_lookups_total\{result="miss"\} 11$/m);
+  });
 });

@@ -69,11 +69,12 @@ export async function prepareApplications(
 ): Promise<Prepared> {
   const stage = stageOf(appset);
   // A templatePatch refused for the parameters it was given is looked at again at the generators' interval (or
-  // Argo CD's 3 minutes): the next commit may fix it. The replica's one template engine: its compiled-template
-  // cache outlives this reconcile. Duplicate names are left to Argo CD's validation below, with its reason and message.
+  // Argo CD's 3 minutes): the next commit may fix it. The replica's one template engine and render memo: its
+  // compiled templates and unchanged parameter sets' renders outlive this reconcile. Duplicate names are left to
+  // Argo CD's validation below, with its reason and message.
   const renderStage = stageOf(appset, generated.requeueAfterMs ?? VALIDATION_RETRY_MS);
   const rendered = await renderStage(Reason.RenderTemplateParamsError, true, () =>
-    renderApplicationSet(appset, generated.outputs, { engine: deps.engine, uniqueNames: false }),
+    renderApplicationSet(appset, generated.outputs, { engine: deps.engine, uniqueNames: false, ...(deps.renderMemo ? { memo: deps.renderMemo } : {}) }),
   );
   const applications = rendered.map((r) => r.application);
   if (tenant) await stage(Reason.ValidationError, true, () => checkTenantApplications(tenant, applications));

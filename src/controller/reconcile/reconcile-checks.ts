@@ -14,6 +14,7 @@ import { admitTenant, tenantGitReader, type ProjectLookup, type TenantContext } 
 import type { ApplicationSetObject } from './applicationset.js';
 import type { GenerateDeps } from './generate.js';
 import { assertApplicationsValid, InvalidApplicationsError, VALIDATION_RETRY_MS } from './validate-applications.js';
+import type { RenderMemo } from '../../templating/render-memo.js';
 
 /**
  * The rules one reconcile applies before it plans (tenant admission and scoping, Argo CD's validation, quotas),
@@ -24,6 +25,8 @@ import { assertApplicationsValid, InvalidApplicationsError, VALIDATION_RETRY_MS 
 export interface CheckDeps extends GenerateDeps {
   /** The controller's own namespace: ApplicationSets there are the platform's; all others are tenants'. */
   readonly controllerNamespace: string;
+  /** The replica's remembered renders (a parameter set rendered before with the same template is not rendered again); absent: every render runs. */
+  readonly renderMemo?: RenderMemo;
   /** AppProjects of the controller's namespace by name. */
   readonly projects: ProjectLookup;
   /** What tenants' repository URLs may reach beyond remote hosts. */
