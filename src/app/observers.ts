@@ -24,9 +24,9 @@ export interface Observers {
   readonly unchangedReconcile: () => void;
   /**
    * A full resync's look at its keys: how many it left out (inputs unchanged: no queue job, no reconcile)
-   * and the process CPU-seconds the look took (anything else the process did meanwhile included).
+   * the process CPU-seconds the look took (anything else the process did meanwhile included) and its wall time.
    */
-  readonly resyncPass: (unchanged: number, cpuSeconds: number) => void;
+  readonly resyncPass: (pass: { readonly unchanged: number; readonly cpuSeconds: number; readonly seconds: number }) => void;
   readonly cacheWait: (seconds: number) => void;
   readonly reconcile: (key: string, seconds: number, result: ReconcileResult, reason?: string) => void;
 }
@@ -49,9 +49,10 @@ export function createObservers(informers: ControllerInformers, queue: WorkQueue
     writes: countApplicationWrites(metrics.applicationWrites),
     queueAdd: () => metrics.queueAdds.inc(),
     unchangedReconcile: () => metrics.reconcilesUnchanged.inc(),
-    resyncPass: (unchanged, cpuSeconds) => {
+    resyncPass: ({ unchanged, cpuSeconds, seconds }) => {
       metrics.resyncUnchanged.inc(unchanged);
       metrics.resyncCpuSeconds.inc(cpuSeconds);
+      metrics.resyncPassSeconds.observe(seconds);
     },
     cacheWait: (seconds) => metrics.cacheWaitSeconds.observe(seconds),
     reconcile: (key, seconds, result, reason) => {

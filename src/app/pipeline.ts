@@ -102,10 +102,11 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
   const resyncKeys = async (keys: Iterable<string>): Promise<string[]> => {
     const cpuBefore = process.cpuUsage();
+    const started = performance.now();
     const allowed = [...keys].filter((key) => parts.namespaceAllowed(splitKey(key).namespace));
     const sifted = await siftResyncKeys(deps, shared.fingerprints, allowed, log, parts.signal);
     const cpu = process.cpuUsage(cpuBefore);
-    observers.resyncPass(sifted.unchanged, (cpu.user + cpu.system) / 1e6);
+    observers.resyncPass({ unchanged: sifted.unchanged, cpuSeconds: (cpu.user + cpu.system) / 1e6, seconds: (performance.now() - started) / 1000 });
     log.debug({ keys: allowed.length, toReconcile: sifted.toReconcile.length }, 'full resync: keys whose inputs changed go to the queue');
     return sifted.toReconcile;
   };

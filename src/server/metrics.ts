@@ -45,6 +45,8 @@ export interface ControllerMetrics {
   readonly resyncUnchanged: Counter;
   /** CPU-seconds of this process while it looked at a full resync's keys. */
   readonly resyncCpuSeconds: Counter;
+  /** Wall time of each full resync's look at every key (on the replica that claimed the interval). */
+  readonly resyncPassSeconds: Histogram;
   readonly queueRetries: Counter;
   readonly queueAddToStartSeconds: Histogram;
   readonly webhookRequests: Counter<'provider' | 'result'>;
@@ -173,6 +175,12 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     resyncCpuSeconds: new Counter({
       name: 'appset_resync_cpu_seconds_total',
       help: "CPU-seconds this replica spent looking at full resyncs' keys (the replica that claimed each interval).",
+      registers,
+    }),
+    resyncPassSeconds: new Histogram({
+      name: 'appset_resync_pass_seconds',
+      help: "Wall time of a full resync's look at every ApplicationSet, in seconds (the replica that claimed the interval).",
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
       registers,
     }),
     queueRetries: new Counter({

@@ -106,6 +106,9 @@ describe('the periodic resync across replicas', () => {
     // Nothing changed: once a full run has shared its inputs' fingerprint, the resync leaves the key out of the queue.
     const reconciled = (await sum(reconciles)) - reconcilesBefore;
     assert.ok(reconciled <= 2, `the resync reconciled an unchanged ApplicationSet ${reconciled} times; the sieve should have left it out`);
+    // Every pass is timed, on whichever replica claimed it.
+    const passes = await sum((c) => metric(c, 'appset_resync_pass_seconds_count'));
+    assert.ok(passes >= 1, `${passes} timed resync passes for ${ran} looks`);
     await Promise.all(pair.map((c) => c.stop(5_000)));
     controllers.length = 0;
   });

@@ -1,0 +1,170 @@
+// Five times the size (issue 25): by default 5,000 ApplicationSets x 10 Applications (50,000, half list, half
+// git directories) on a private real environment. The ceiling (a plain client server-side applying the same
+// objects), then this controller with one replica and with two, each converging an emptied cluster; CPU of
+// every process per phase (which part gives out first); resident memory per replica; with the two replicas
+// running: the time a restarted replica takes to list and sync its caches (until /readyz), and the full
+// resyncs that follow (the first after a converge reconciles every key once more, since each fingerprint
+// was taken before that reconcile's own writes; the next finds nothing changed).
+//   node dist/bench/scale.js [--app-sets 5000] [--apps-per-set 10] [--resync-period 3m] [--no-write]
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { TestEnvironment } from '../src/environment/local/environment.js';
+import { GitFixtures } from '../src/environment/local/git-fixtures.js';
+import { parseDurationMs } from '../src/config/parsers.js';
+import { peakRssMiB, rssMiB, cpuSeconds } from '../test/system/proc-stats.js';
+import type { ReplicaProcess } from '../test/system/controller-process.js';
+import { createWorkloadRepo } from '../test/system/workload.js';
+import { machineInfo, writeBenchResults } from './results-file.js';
+import { readSystemBenchOptions } from './system-options.js';
+import { roundTo } from './statistics.js';
+import { ceilingCreate, clearNamespace, controllerCreate, stopReplicas, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
+
+const progress = (text: string): void => void process.stderr.write(`[scale bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+
+/** The flags with this benchmark's own defaults: 5,000 x 10 and a 3-minute resync (longer than a converge). */
+function scaleArgs(argv: readonly string[]): string[] {
+  const given = new Set(argv.filter((a) => a.startsWith('--')).map((a) => a.split('=')[0]));
+  const defaults: Array<[string, string]> = [
+    ['--app-sets', '5000'],
+    ['--apps-per-set', '10'],
+    ['--resync-period', '3m'],
+    ['--argocd', 'none'],
+  ];
+  return [...argv, ...defaults.filter(([flag]) => !given.has(flag)).flat()];
+}
+
+/** The sum of one series over a replica's metrics. */
+async function series(replica: ReplicaProcess, name: string): Promise<number> {
+  let sum = 0;
+  for (const line of (await replica.metrics()).split('\n'))
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.split(' ').pop());
+  return sum;
+}
+
+/** One full resync pass as the replicas' metrics saw it. */
+interface ResyncPass {
+  seconds: number;
+  cpuSeconds: number;
+  leftOut: number;
+  reconcilesDuring: number;
+}
+
+/** Totals over both replicas of what a resync pass moves. */
+async function resyncTotals(replicas: readonly ReplicaProcess[]) {
+  const sum = async (name: string) => (await Promise.all(replicas.map((r) => series(r, name)))).reduce((a, b) => a + b, 0);
+  return {
+    passes: await sum('appset_resync_pass_seconds_count'),
+    seconds: await sum('appset_resync_pass_seconds_sum'),
+    cpu: await sum('appset_resync_cpu_seconds_total'),
+    leftOut: await sum('appset_resync_unchanged_total'),
+    reconciles: await sum('argocd_appset_reconcile_count'),
+  };
+}
+
+/** Waits for resync passes until one leaves every key out (nothing changed), at most `most` passes. */
+async function resyncPasses(ctx: BenchContext, replicas: readonly ReplicaProcess[], most: number): Promise<ResyncPass[]> {
+  const periodMs = parseDurationMs(ctx.options.resyncPeriod);
+  const passes: ResyncPass[] = [];
+  let before = await resyncTotals(replicas);
+  while (passes.length < most) {
+    const deadline = performance.now() + 2 * periodMs + 60_000;
+    let now = before;
+    while (now.passes === before.passes) {
+      if (performance.now() > deadline) throw new Error(`no resync pass within ${2 * periodMs + 60_000} ms`);
+      await sleep(2_000);
+      now = await resyncTotals(replicas);
+    }
+    const pass = {
+      seconds: roundTo(now.seconds - before.seconds, 2),
+      cpuSeconds: roundTo(now.cpu - before.cpu, 2),
+      leftOut: now.leftOut - before.leftOut,
+      reconcilesDuring: now.reconciles - before.reconciles,
+    };
+    passes.push(pass);
+    progress(`resync pass ${passes.length}: ${pass.seconds} s, ${pass.cpuSeconds} CPU-s, ${pass.leftOut} keys left out`);
+    before = now;
+    if (pass.leftOut === ctx.options.appSets) break;
+  }
+  return passes;
+}
+
+/** Seconds a stopped replica takes from its start to /readyz (every cache listed and synced), and its RSS then. */
+async function restart(replica: ReplicaProcess): Promise<{ syncSeconds: number; rssMiB: number; cpuSeconds: number }> {
+  await replica.process.stop('SIGTERM', 30_000);
+  const started = performance.now();
+  await replica.start();
+  const syncSeconds = roundTo((performance.now() - started) / 1000, 2);
+  const pid = replica.process.pid ?? 0;
+  return { syncSeconds, rssMiB: rssMiB(pid), cpuSeconds: cpuSeconds(pid) };
+}
+
+async function measure(ctx: BenchContext) {
+  const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
+  progress(`ceiling: ${ctx.options.appSets * ctx.options.appsPerSet} Applications, ${writesInFlight} applies in flight`);
+  const ceiling = await ceilingCreate(ctx, writesInFlight, 'scale-ceiling');
+  progress(`ceiling ${ceiling.seconds} s; clearing`);
+  await clearNamespace(ctx, ceiling.space);
+  progress('controller, 1 replica');
+  const one = await controllerCreate(ctx, 1, { namespace: 'scale-1' });
+  progress(`1 replica ${one.seconds} s (${roundTo(one.seconds / ceiling.seconds)}), RSS ${one.rssMiB.join(', ')} MiB; clearing`);
+  const oneErrors = await stopReplicas(one.replicas);
+  await clearNamespace(ctx, one.space);
+  progress('controller, 2 replicas');
+  const two = await controllerCreate(ctx, 2, { namespace: 'scale-2', resyncPeriod: ctx.options.resyncPeriod });
+  const twoPids = two.replicas.map((r) => r.process.pid ?? 0);
+  const twoRss = { converged: twoPids.map(rssMiB), peak: twoPids.map(peakRssMiB) };
+  progress(`2 replicas ${two.seconds} s (${roundTo(two.seconds / ceiling.seconds)}), RSS ${twoRss.converged.join(', ')} MiB; restarting one`);
+  const restarted = await restart(two.replicas[1] as ReplicaProcess);
+  progress(`restarted replica ready after ${restarted.syncSeconds} s; waiting for full resyncs every ${ctx.options.resyncPeriod}`);
+  const passes = await resyncPasses(ctx, two.replicas, 4);
+  const rssAfterResyncs = two.replicas.map((r) => rssMiB(r.process.pid ?? 0));
+  const twoErrors = await stopReplicas(two.replicas);
+  return {
+    writesInFlight,
+    ceiling: { seconds: ceiling.seconds, cpu: ceiling.cpu },
+    oneReplica: {
+      seconds: one.seconds,
+      ratio: roundTo(one.seconds / ceiling.seconds),
+      cpu: one.cpu,
+      rssMiB: one.rssMiB,
+      peakRssMiB: one.peakRssMiB,
+      applies: one.applies,
+    },
+    twoReplicas: {
+      seconds: two.seconds,
+      ratio: roundTo(two.seconds / ceiling.seconds),
+      cpu: two.cpu,
+      rssMiB: twoRss.converged,
+      peakRssMiB: twoRss.peak,
+      applies: two.applies,
+    },
+    restart: restarted,
+    resyncPasses: passes,
+    rssAfterResyncsMiB: rssAfterResyncs,
+    unhandledErrorsInLogs: oneErrors + twoErrors,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = readSystemBenchOptions(scaleArgs(process.argv.slice(2)));
+  progress(`starting a private environment (${options.appSets} ApplicationSets x ${options.appsPerSet} Applications)`);
+  const env = await TestEnvironment.start();
+  const abort = new AbortController();
+  try {
+    const info = env.info();
+    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', {
+      appSets: options.appSets,
+      appsPerSet: options.appsPerSet,
+    });
+    const ctx = { env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
+    const figures = await measure(ctx);
+    const result = { options, applications: options.appSets * options.appsPerSet, machine: machineInfo(), ...figures };
+    console.log(JSON.stringify(result, null, 2));
+    if (options.write) progress(`results written to ${writeBenchResults('system-scale', result)}`);
+  } finally {
+    abort.abort();
+    await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1');
+  }
+}
+
+await main();
