@@ -3,9 +3,8 @@
 // prints {"syncMs":…, "clientCpuMs":…, "heapGrowthPerObject":…, "heapFreedAtStopPerObject":…} on stdout.
 import { CustomObjectsApi, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
-import { testKubeConfig } from '../test/env/test-kube-config.js';
+import { testKubeConfig, type TestKubeConfig } from '../test/env/test-kube-config.js';
 import { createKubeTransport } from '../src/kube/transport/transport.js';
-import type { TestKubeConfig } from '../test/env/test-kube-config.js';
 
 /** A started informer as the benchmark sees it. */
 interface Running {

@@ -20,18 +20,19 @@ export interface KubeConfigSources {
 
 /**
  * Loads the kubeconfig the controller talks to the API server with, in @kubernetes/client-node 1.4's order
- * (which earlier releases used): the given file; else the files of $KUBECONFIG, merged as kubectl merges
- * them; else ~/.kube/config; else the pod's service account.
+ * (which earlier releases used): the given file (or path list); else the files of $KUBECONFIG, merged as
+ * kubectl merges them; else ~/.kube/config; else the pod's service account.
  */
 export function loadKubeConfig(file?: string, sources: KubeConfigSources = {}): KubeConfig {
   const env = sources.env ?? process.env;
   const serviceAccountDir = sources.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
-  if (file) return kubeConfigOf(readDocument(file));
-  const list = (env.KUBECONFIG ?? '').split(delimiter).filter((f) => f !== '');
+  if (file && !file.includes(delimiter)) return kubeConfigOf(readDocument(file));
+  // --kubeconfig shares its environment variable with kubectl's KUBECONFIG, so it may be a list too.
+  const list = (file || env.KUBECONFIG || '').split(delimiter).filter((f) => f !== '');
   if (list.length > 0) {
     // As kubectl, files of the list that do not exist are skipped.
     const documents = list.filter((f) => existsSync(f)).map(readDocument);
-    if (documents.length === 0) throw new KubeConfigError(`none of the files of KUBECONFIG exists: ${list.join(delimiter)}`);
+    if (documents.length === 0) throw new KubeConfigError(`none of the kubeconfig files exists: ${list.join(delimiter)}`);
     return kubeConfigOf(mergeKubeConfigs(documents));
   }
   const home = env.HOME || homedir();

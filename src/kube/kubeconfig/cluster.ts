@@ -1,20 +1,12 @@
 import { entryPath, type NamedEntry } from './document.js';
 import { KubeConfigError } from './errors.js';
-import { base64Field, booleanField, describeEntry, rejectUnknownFields, stringField } from './fields.js';
+import { base64Field, booleanField, describeEntry, rejectUnsupportedFields, stringField } from './fields.js';
 import { readNamedFile } from './read-file.js';
 
 const KIND = 'cluster';
 
-/** Cluster fields this client implements; `extensions` and `disable-compression` change nothing here. */
-const KNOWN = new Set([
-  'server',
-  'certificate-authority',
-  'certificate-authority-data',
-  'insecure-skip-tls-verify',
-  'tls-server-name',
-  'extensions',
-  'disable-compression',
-]);
+/** Cluster fields of kubeconfig this client does not implement (`extensions` and `disable-compression` change nothing here). */
+const UNSUPPORTED = new Set(['proxy-url']);
 
 /** A kubeconfig cluster, resolved: its server URL and a reader of its TLS settings. */
 export interface ResolvedCluster {
@@ -29,7 +21,7 @@ export interface ResolvedCluster {
 
 /** Checks and resolves the cluster entry `entry`. */
 export function resolveCluster(entry: NamedEntry): ResolvedCluster {
-  rejectUnknownFields(KIND, entry, KNOWN);
+  rejectUnsupportedFields(KIND, entry, UNSUPPORTED);
   const name = describeEntry(KIND, entry);
   const server = stringField(KIND, entry, 'server');
   if (!server) throw new KubeConfigError(`${name}: field "server" is missing`);

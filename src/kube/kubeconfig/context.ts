@@ -1,11 +1,9 @@
 import type { KubeConfigDocument } from './document.js';
 import { KubeConfigError } from './errors.js';
-import { describeEntry, rejectUnknownFields, stringField } from './fields.js';
+import { describeEntry, stringField } from './fields.js';
 import { resolveCluster } from './cluster.js';
 import type { KubeConfig } from './kube-config.js';
 import { resolveUser } from './user.js';
-
-const KNOWN = new Set(['cluster', 'user', 'namespace', 'extensions']);
 
 /**
  * The {@link KubeConfig} of `contextName` (default: the document's current-context). Only the context
@@ -15,7 +13,6 @@ export function kubeConfigOf(doc: KubeConfigDocument, contextName = doc.currentC
   if (!contextName) throw new KubeConfigError('the kubeconfig has no current-context');
   const context = doc.contexts.get(contextName);
   if (!context) throw new KubeConfigError(`the kubeconfig has no context ${JSON.stringify(contextName)}`);
-  rejectUnknownFields('context', context, KNOWN);
   const name = describeEntry('context', context);
   const clusterName = stringField('context', context, 'cluster');
   if (!clusterName) throw new KubeConfigError(`${name}: field "cluster" is missing`);

@@ -5,7 +5,6 @@ import { describeEntry } from './fields.js';
 import type { ResolvedCluster } from './cluster.js';
 
 const API_VERSIONS = new Set(['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1']);
-const KNOWN = new Set(['apiVersion', 'command', 'args', 'env', 'installHint', 'provideClusterInfo', 'interactiveMode']);
 
 /** A plugin that has not answered within this is killed: a hung plugin must not stall the controller forever. */
 const PLUGIN_TIMEOUT_MS = 60_000;
@@ -51,7 +50,6 @@ function checkExec(user: NamedEntry, exec: unknown): ExecSettings {
   const name = `${describeEntry('user', user)}: exec`;
   if (typeof exec !== 'object' || exec === null || Array.isArray(exec)) throw new KubeConfigError(`${name} must be a mapping`);
   const e = exec as Record<string, unknown>;
-  for (const field of Object.keys(e)) if (!KNOWN.has(field)) throw new KubeConfigError(`${name}: field "${field}" is not supported by this controller`);
   if (typeof e.apiVersion !== 'string' || !API_VERSIONS.has(e.apiVersion)) {
     throw new KubeConfigError(`${name}: apiVersion ${JSON.stringify(e.apiVersion)} is not supported (use ${[...API_VERSIONS].join(' or ')})`);
   }

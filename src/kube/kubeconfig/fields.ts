@@ -6,10 +6,17 @@ export function describeEntry(kind: string, entry: NamedEntry): string {
   return `${kind} ${JSON.stringify(entry.name)} (${entry.source})`;
 }
 
-/** Throws for any field of `entry` outside `known`: a setting this client does not implement is never ignored. */
-export function rejectUnknownFields(kind: string, entry: NamedEntry, known: ReadonlySet<string>): void {
+/**
+ * Throws when `entry` sets one of the kubeconfig fields this client does not implement: such a setting is
+ * never ignored. Fields kubeconfig does not define are ignored, as kubectl ignores them (client-node's
+ * exportConfig writes a `name` into each context, for one).
+ */
+export function rejectUnsupportedFields(kind: string, entry: NamedEntry, unsupported: ReadonlySet<string>): void {
   for (const field of Object.keys(entry.fields)) {
-    if (!known.has(field)) throw new KubeConfigError(`${describeEntry(kind, entry)}: field "${field}" is not supported by this controller`);
+    const value = entry.fields[field];
+    if (unsupported.has(field) && value !== undefined && value !== null && value !== '') {
+      throw new KubeConfigError(`${describeEntry(kind, entry)}: field "${field}" is not supported by this controller`);
+    }
   }
 }
 

@@ -1,28 +1,14 @@
 import { entryPath, type NamedEntry } from './document.js';
 import { KubeConfigError } from './errors.js';
-import { base64Field, describeEntry, rejectUnknownFields, stringField, stringListField } from './fields.js';
+import { base64Field, describeEntry, rejectUnsupportedFields, stringField, stringListField } from './fields.js';
 import { execCredentialSource } from './exec-plugin.js';
 import type { ResolvedCluster } from './cluster.js';
 import { readNamedFile } from './read-file.js';
 
 const KIND = 'user';
 
-/** User fields this client implements (anything else, such as auth-provider, is an error). */
-const KNOWN = new Set([
-  'token',
-  'tokenFile',
-  'client-certificate',
-  'client-certificate-data',
-  'client-key',
-  'client-key-data',
-  'username',
-  'password',
-  'exec',
-  'as',
-  'as-groups',
-  'as-uid',
-  'extensions',
-]);
+/** User fields of kubeconfig this client does not implement. */
+const UNSUPPORTED = new Set(['auth-provider', 'as-user-extra']);
 
 /** A user's credentials at one moment: headers and an optional client certificate (PEM). */
 export interface UserCredentials {
@@ -34,7 +20,7 @@ export interface UserCredentials {
 /** Checks the user entry and returns what resolves its current credentials (files are read again each call). */
 export function resolveUser(entry: NamedEntry | undefined, cluster: ResolvedCluster): () => Promise<UserCredentials> {
   if (!entry) return () => Promise.resolve({ headers: {} });
-  rejectUnknownFields(KIND, entry, KNOWN);
+  rejectUnsupportedFields(KIND, entry, UNSUPPORTED);
   const name = describeEntry(KIND, entry);
   const impersonation = impersonationHeaders(entry);
   const bearer = bearerSource(entry, name);

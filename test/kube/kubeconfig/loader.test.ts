@@ -54,6 +54,12 @@ describe('loadKubeConfig: sources', () => {
     assert.deepEqual((await kc.connection()).headers, { Authorization: 'Bearer first-token' });
   });
 
+  it('takes a path list as the explicit file too (--kubeconfig is bound to KUBECONFIG)', (t) => {
+    const { write } = tempDir(t);
+    const list = [write('a', { clusters: [{ name: 'c', cluster: { server: 'https://a' } }] }), write('b', kubeconfig({ server: 'https://b' }))].join(':');
+    assert.equal(loadKubeConfig(list, { env: {} }).server, 'https://a');
+  });
+
   it('reads ~/.kube/config when KUBECONFIG is unset, and an explicit file over both', (t) => {
     const { dir, write } = tempDir(t);
     write('.kube/config', kubeconfig({ server: 'https://home' }));
@@ -75,7 +81,7 @@ describe('loadKubeConfig: sources', () => {
     const { dir } = tempDir(t);
     assert.throws(() => loadKubeConfig(undefined, { env: { HOME: dir }, serviceAccountDir: join(dir, 'sa') }), /no kubeconfig: give --kubeconfig/);
     assert.throws(() => loadKubeConfig(join(dir, 'missing')), /cannot read kubeconfig .*missing: ENOENT/);
-    assert.throws(() => loadKubeConfig(undefined, { env: { KUBECONFIG: join(dir, 'x') } }), /none of the files of KUBECONFIG exists/);
+    assert.throws(() => loadKubeConfig(undefined, { env: { KUBECONFIG: join(dir, 'x') } }), /none of the kubeconfig files exists/);
   });
 });
 
@@ -152,6 +158,7 @@ describe('loadKubeConfig: errors name the field', () => {
   const cases: Array<[string, object, RegExp]> = [
     ['auth-provider', kubeconfig({ server: SERVER }, { 'auth-provider': { name: 'gcp' } }), /user "u" \(.*\): field "auth-provider" is not supported/],
     ['proxy-url', kubeconfig({ server: SERVER, 'proxy-url': 'http://p' }), /cluster "c" \(.*\): field "proxy-url" is not supported/],
+    ['as-user-extra', kubeconfig({ server: SERVER }, { as: 'x', 'as-user-extra': { k: ['v'] } }), /field "as-user-extra" is not supported/],
     ['missing server', kubeconfig({}), /cluster "c" .*field "server" is missing/],
     ['bad server', kubeconfig({ server: 'not a url' }), /field "server" is not a URL/],
     ['missing cluster', { ...kubeconfig({ server: SERVER }), clusters: [] }, /context "ctx" .*cluster "c" is not defined/],
@@ -202,5 +209,13 @@ describe('loadKubeConfig: errors name the field', () => {
     const { write } = tempDir(t);
     const file = write('config', 'clusters: [unclosed');
     assert.throws(() => loadKubeConfig(file), /config: not valid YAML/);
+  });
+});
+
+describe('loadKubeConfig: fields kubeconfig does not define', () => {
+  it('are ignored as kubectl ignores them, e.g. the name client-node exportConfig writes into a context', async (t) => {
+    const { write } = tempDir(t);
+    const kc = loadKubeConfig(write('config', kubeconfig({ server: SERVER, 'disable-compression': true }, { token: 't', extensions: [] }, { name: 'ctx' })));
+    assert.equal((await kc.connection()).headers.Authorization, 'Bearer t');
   });
 });
