@@ -26,11 +26,14 @@ export class ConnectionPool {
   private plainAgent: http.Agent | undefined;
   private cached: { at: number; credentials: Promise<Credentials> } | undefined;
 
-  constructor(private readonly maxSockets: number) {}
+  constructor(
+    private readonly maxSockets: number,
+    private readonly ttlMs = CREDENTIALS_TTL_MS,
+  ) {}
 
   credentials(kc: KubeConfig): Promise<Credentials> {
     const now = performance.now();
-    if (!this.cached || now - this.cached.at > CREDENTIALS_TTL_MS) {
+    if (!this.cached || now - this.cached.at > this.ttlMs) {
       const credentials = this.resolve(kc);
       this.cached = { at: now, credentials };
       credentials.catch(() => (this.cached = undefined)); // a failed resolution is not kept
