@@ -8,7 +8,7 @@ import { ManagedProcess } from './managed-process.js';
 import type { RunDir } from './run-dir.js';
 import { waitFor } from './wait-for.js';
 
-/** A running kube-apiserver with RBAC on and a static admin token in `system:masters`. */
+/** A running kube-apiserver with RBAC on, a static admin token in `system:masters` and a client CA (an admin client certificate). */
 export interface KubeApiServer {
   url: string;
   /** Bearer token of the `admin` user, a member of `system:masters`. */
