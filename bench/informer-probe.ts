@@ -1,9 +1,9 @@
 // One measurement of bench/informer.ts, in a fresh process so its heap figure holds only one informer:
 // node --expose-gc dist/bench/informer-probe.js <contender> <kubeconfig> <path> <expected objects>
 // prints {"syncMs":…, "clientCpuMs":…, "heapGrowthPerObject":…, "heapFreedAtStopPerObject":…} on stdout.
-import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { CustomObjectsApi, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { createInformer, DEFAULT_PAGE_SIZE, dropManagedFields, type KubeObject } from '../src/kube/informer/index.js';
-import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { testKubeConfig, type TestKubeConfig } from '../test/env/test-kube-config.js';
 import { createKubeTransport } from '../src/kube/transport/transport.js';
 
 /** A started informer as the benchmark sees it. */
@@ -13,7 +13,7 @@ interface Running {
 }
 
 /** Contenders by name: each starts an informer and resolves once its first list is cached. */
-const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Running>> = {
+const CONTENDERS: Record<string, (kc: TestKubeConfig, path: string) => Promise<Running>> = {
   'ours-default': (kc, path) => startOurs(kc, path),
   'ours-default-drop-managed-fields': (kc, path) => startOurs(kc, path, undefined, dropManagedFields),
   'ours-paged-500': (kc, path) => startOurs(kc, path, 500),
@@ -22,7 +22,7 @@ const CONTENDERS: Record<string, (kc: KubeConfig, path: string) => Promise<Runni
   'client-node-makeInformer-paged': (kc, path) => startClientNode(kc, path, DEFAULT_PAGE_SIZE),
 };
 
-async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
+async function startOurs(kc: TestKubeConfig, path: string, pageSize?: number, transform?: (o: KubeObject) => KubeObject): Promise<Running> {
   const controller = new AbortController();
   const informer = createInformer<KubeObject>({ transport: createKubeTransport(kc), path, pageSize, transform, signal: controller.signal });
   await informer.ready();
@@ -33,7 +33,7 @@ async function startOurs(kc: KubeConfig, path: string, pageSize?: number, transf
  * client-node's makeInformer over its CustomObjectsApi list: in one request, or (`pageSize`) paged the way
  * a caller would write it, continue token after continue token, every page's items joined into one list.
  */
-async function startClientNode(kc: KubeConfig, path: string, pageSize?: number): Promise<Running> {
+async function startClientNode(kc: TestKubeConfig, path: string, pageSize?: number): Promise<Running> {
   const [, , group, version, , namespace, plural] = path.split('/');
   if (!group || !version || !namespace || !plural) throw new Error(`expected /apis/<group>/<version>/namespaces/<ns>/<plural>, got ${path}`);
   const custom = kc.makeApiClient(CustomObjectsApi);
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     throw new Error(`usage: informer-probe <${Object.keys(CONTENDERS).join('|')}> <kubeconfig> <path> <objects>`);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
-  const kc = loadKubeConfig(kubeconfig);
+  const kc = testKubeConfig(kubeconfig);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const { syncMs, clientCpuMs, heapWithCache, cached } = await syncMeasureAndStop(() => start(kc, path), gc);

@@ -6,16 +6,16 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { readBody } from '../src/kube/transport/api-errors.js';
 import { createKubeTransport } from '../src/kube/transport/transport.js';
 import { DEFAULT_PAGE_SIZE } from '../src/kube/informer/reflector.js';
-import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../test/env/test-kube-config.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { sampleApplication } from '../test/fixtures.js';
 import { ApiWriter } from '../test/kube/informer/cluster-objects.js';
 import { writeBenchResults } from './results-file.js';
 import { median } from './statistics.js';
+import type { KubeConfig } from '../src/kube/kubeconfig.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -57,7 +57,7 @@ const DESCRIPTIONS: Record<(typeof CONTENDERS)[number], string> = {
 const probe = fileURLToPath(new URL('./informer-probe.js', import.meta.url));
 
 async function measure(contender: string, kubeconfig: string, serverPids: number[]): Promise<Sample> {
-  const kc = loadKubeConfig(kubeconfig);
+  const kc = testKubeConfig(kubeconfig);
   const etcdBefore = await etcdListedObjects(kc);
   const serverBefore = cpuMsOf(serverPids);
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', probe, contender, kubeconfig, PATH, String(OBJECTS)]);

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { waitFor } from '../src/environment/local/wait-for.js';
-import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../test/env/test-kube-config.js';
 import { argoCdBinaries, ArgoCdInstall, ARGOCD_VERSION, prepareArgoCdNamespace } from '../test/system/argocd-process.js';
 import { createAppSets, prepareNamespace } from '../test/system/cluster-setup.js';
 import { ReplicaProcess } from '../test/system/controller-process.js';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const running: Array<() => Promise<unknown>> = [];
   try {
     const info = env.info();
-    const kc = loadKubeConfig(env.apiServer.kubeconfigPath);
+    const kc = testKubeConfig(env.apiServer.kubeconfigPath);
     const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', shape);
     const binaries = await argoCdBinaries();
     const [oursNs, argoNs] = ['memory-ours', 'memory-argocd'];

@@ -1,7 +1,6 @@
 // The ceiling of the system benchmark: a plain client writing the same Applications the controller
 // would, with no controller involved.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { liveFieldRulesOf, identityOf, type ApplicationSetObject } from '../src/controller/reconcile/applicationset.js';
 import { applyIntent } from '../src/controller/plan/apply-intent.js';
 import { desiredApplication } from '../src/controller/reconcile/desired-application.js';
@@ -11,6 +10,7 @@ import type { GeneratedApplication } from '../src/model/applicationset-types.js'
 import { pool } from '../test/system/cluster-setup.js';
 import { appSetOf } from '../test/system/workload.js';
 import { createKubeTransport } from '../src/kube/transport/transport.js';
+import type { KubeConfig } from '../src/kube/kubeconfig.js';
 
 /**
  * The exact objects the controller would apply for `expected` in the namespace of `appsets`: the

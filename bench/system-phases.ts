@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { TestEnvironment } from '../src/environment/local/environment.js';
 import type { GitRepo } from '../src/environment/local/git-fixtures.js';
 import { waitFor } from '../src/environment/local/wait-for.js';
@@ -17,6 +17,7 @@ import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 import { roundTo as round } from './statistics.js';
 import { parseDurationMs } from '../src/config/parsers.js';
+import type { TestKubeConfig } from '../test/env/test-kube-config.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
 export { WRITES_PER_RECONCILE } from '../src/controller/write/execute-plan.js';
@@ -81,7 +82,7 @@ export function cpuMeter(ctx: BenchContext, replicaPids: readonly number[] = [])
 /** What every phase needs. */
 export interface BenchContext {
   readonly env: TestEnvironment;
-  readonly kc: KubeConfig;
+  readonly kc: TestKubeConfig;
   readonly repo: GitRepo;
   readonly options: SystemBenchOptions;
   readonly signal: AbortSignal;

@@ -3,7 +3,7 @@
 // Redis) against the ceiling (a plain client server-side applying the same objects with the same
 // number of writes in flight), the same for an update wave, idle cost with resync on, memory per
 // replica, and webhook push -> Application latency. Sizes are flags: see bench/system-options.ts.
-import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../test/env/test-kube-config.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { peakRssMiB, rssMiB } from '../test/system/proc-stats.js';
@@ -377,7 +377,7 @@ async function main(): Promise<void> {
       appSets: options.appSets,
       appsPerSet: options.appsPerSet,
     });
-    const ctx = { env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
+    const ctx = { env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
     if (options.idleOnly) {
       const idleOnly = { options, applications: options.appSets * options.appsPerSet, ...(await measureIdleOnly(ctx)) };
       printIdle(idleOnly.idle);

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../kube/kubeconfig.js';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ControllerConfig } from '../config/controller-config.js';

@@ -17,7 +17,7 @@ export const controllerSettings = {
     kind: 'string',
     parse: optionalText,
     fallback: undefined,
-    help: 'kubeconfig file (default: in-cluster credentials, then ~/.kube/config)',
+    help: "kubeconfig file, or a list of files merged as kubectl merges KUBECONFIG (default: ~/.kube/config, then the pod's service account)",
   }),
   namespace: setting<string | undefined>({
     flag: 'namespace',

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../env/test-kube-config.js';
 import { TestEnvironment } from '../../src/environment/local/environment.js';
 import { kubeconfig } from '../../src/environment/local/kube-apiserver.js';
 import { GitFixtures, type GitRepo } from '../../src/environment/local/git-fixtures.js';
@@ -80,7 +80,7 @@ describe('chaos: two replicas converge 1,000 Applications through crashes and re
     await expectRevision(revision);
     await setRevision(kc(), manifestsAt(revision), revision);
   };
-  const kc = () => loadKubeConfig(env.apiServer.kubeconfigPath);
+  const kc = () => testKubeConfig(env.apiServer.kubeconfigPath);
   // On a loaded machine the API server can take longer than one ready() wait (90 s) to come back.
   const restartApiServer = async (): Promise<void> => {
     await env.apiServer.process.restart();

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../env/test-kube-config.js';
 import { TestEnvironment } from '../../src/environment/local/environment.js';
 import { GitFixtures, type GitRepo } from '../../src/environment/local/git-fixtures.js';
 import { query, replicationInfo, SENTINEL_MASTER_NAME, SentinelGroup, type SentinelRoles } from '../../src/environment/local/redis-sentinel.js';
@@ -53,7 +53,7 @@ describe('chaos: the queue behind Redis Sentinels fails over under two replicas'
 
   const manifestsAt = (revision: string): AppSetManifest[] => workloadManifests(SHAPE, NAMESPACE, repo.httpUrl, revision);
   const expectRevision = async (revision: string): Promise<void> => watch.expect(await renderExpected(manifestsAt(revision), repo.httpUrl, repo.barePath));
-  const kc = () => loadKubeConfig(env.apiServer.kubeconfigPath);
+  const kc = () => testKubeConfig(env.apiServer.kubeconfigPath);
   const startReplica = (i: number): Promise<ReplicaProcess> =>
     ReplicaProcess.start({
       name: `failover-replica-${i}`,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { KubernetesObjectApi } from '@kubernetes/client-node';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../env/test-kube-config.js';
 import { git } from '../../src/environment/local/git-fixtures.js';
 
 const bin = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
@@ -52,7 +52,7 @@ describe('appset local (the README main command)', () => {
         writeFileSync(join(clone, 'platform', 'addons', 'metrics-server', 'kustomization.yaml'), 'resources: []\n');
         await git(clone, ['add', '-A']);
         await git(clone, ['-c', 'user.name=Local User', '-c', 'user.email=local@appset.invalid', 'commit', '-qm', 'add metrics-server']);
-        const api = KubernetesObjectApi.makeApiClient(loadKubeConfig(kubeconfig));
+        const api = KubernetesObjectApi.makeApiClient(testKubeConfig(kubeconfig));
         const pushed = performance.now();
         await git(clone, ['push', '-q', 'origin', 'HEAD:main']);
         let seconds = Number.POSITIVE_INFINITY;

@@ -1,5 +1,5 @@
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../../src/kube/kubeconfig.js';
 
 /**
  * A TCP proxy in front of the API server (TLS passes through untouched) that can hold back every
@@ -50,18 +50,9 @@ export class PausableProxy {
     for (const deliver of this.held.splice(0)) deliver();
   }
 
-  /** A copy of `kc` whose current cluster is reached through this proxy. */
-  kubeConfigThrough(kc: KubeConfig, make: () => KubeConfig): KubeConfig {
-    const copy = make();
-    const current = kc.getCurrentCluster();
-    if (!current) throw new Error('kubeconfig has no current cluster');
-    copy.loadFromOptions({
-      clusters: kc.clusters.map((c) => (c.name === current.name ? { ...c, server: `https://127.0.0.1:${this.port}` } : c)),
-      users: kc.users,
-      contexts: kc.contexts,
-      currentContext: kc.currentContext,
-    });
-    return copy;
+  /** A copy of `kc` that reaches its API server through this proxy. */
+  kubeConfigThrough(kc: KubeConfig): KubeConfig {
+    return { server: `https://127.0.0.1:${this.port}`, namespace: kc.namespace, connection: kc.connection };
   }
 
   /**

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController, type StartOptions } from '../../src/app/start-replica.js';
 import { sharedEnvironment } from '../env/shared-environment.js';
+import type { TestKubeConfig } from '../env/test-kube-config.js';
 
 /** Controller replicas of one test, sharing one BullMQ queue on the test environment's Redis. */
 export interface Replicas {
@@ -20,7 +21,7 @@ export interface Replicas {
 
 /** Starts `count` replicas watching `namespace`, with extra flags and per-replica start options. */
 export async function startReplicas(
-  kc: KubeConfig,
+  kc: TestKubeConfig,
   namespace: string,
   count: number,
   flags: Record<string, string | boolean> = {},
@@ -62,7 +63,7 @@ export async function startReplicas(
 }
 
 /** Small typed helpers over one namespace's Applications, ApplicationSets and Events. */
-export function namespaceObjects(kc: KubeConfig, namespace: string) {
+export function namespaceObjects(kc: TestKubeConfig, namespace: string) {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const G = { group: 'argoproj.io', version: 'v1alpha1', namespace };
   type App = {

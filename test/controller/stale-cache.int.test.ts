@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createControllerNamespace, type TestNamespace } from '../env/namespaces.js';
 import { adminKubeConfig } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
@@ -25,7 +25,7 @@ describe('a job that lands on a replica with a stale cache waits for the cache',
     // Replica 0 sees every event at once but runs nothing; replica 1 runs every job, and its watches
     // go through the proxy, so the test decides when its cache falls behind.
     replicas = await startReplicas(kc, ns.name, 2, {}, (i) =>
-      i === 0 ? { takeWork: false } : { informerKubeConfig: proxy.kubeConfigThrough(kc, () => new KubeConfig()), cacheWaitTimeoutMs: 120_000 },
+      i === 0 ? { takeWork: false } : { informerKubeConfig: proxy.kubeConfigThrough(kc), cacheWaitTimeoutMs: 120_000 },
     );
   });
   after(async () => {

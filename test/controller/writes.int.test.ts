@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { applyIntent } from '../../src/controller/plan/apply-intent.js';
 import { desiredApplication } from '../../src/controller/reconcile/desired-application.js';
 import type { Application, ApplicationSetIdentity } from '../../src/model/objects.js';
@@ -104,7 +104,7 @@ describe('writes against the real API server', () => {
     const server = new URL(kc.getCurrentCluster()?.server ?? '');
     const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
     try {
-      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc, () => new KubeConfig())), { dryRun: false });
+      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc)), { dryRun: false });
       const names = Array.from({ length: 40 }, (_, i) => `pooled-${i}`);
       for (const batch of [names.slice(0, 10), names.slice(10, 20), names.slice(20, 30), names.slice(30)])
         await Promise.all(batch.map((name) => writer.apply(intentFor(name, name))));
@@ -119,7 +119,7 @@ describe('writes against the real API server', () => {
     const server = new URL(kc.getCurrentCluster()?.server ?? '');
     const proxy = await PausableProxy.start({ host: server.hostname, port: Number(server.port) });
     try {
-      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc, () => new KubeConfig())), { dryRun: false });
+      const writer = createApplicationWriter(createKubeTransport(proxy.kubeConfigThrough(kc)), { dryRun: false });
       await writer.apply(intentFor('reused', 'one'));
       proxy.closeOpenConnectionsOnReuse();
       await writer.apply(intentFor('reused', 'two', await read('reused')));

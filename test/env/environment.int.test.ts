@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { testKubeConfig } from './test-kube-config.js';
 import { TestEnvironment } from '../../src/environment/local/environment.js';
 import { isAlive } from '../../src/environment/local/run-dir.js';
 
@@ -12,7 +12,7 @@ describe('a private test environment: start, restart each part, stop', () => {
   after(() => env.stop());
 
   it('serves the API again after kube-apiserver is killed and restarted', async () => {
-    const core = loadKubeConfig(env.apiServer.kubeconfigPath).makeApiClient(CoreV1Api);
+    const core = testKubeConfig(env.apiServer.kubeconfigPath).makeApiClient(CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: 'before-restart' } } });
     await env.apiServer.process.kill();
     await assert.rejects(core.readNamespace({ name: 'before-restart' }));

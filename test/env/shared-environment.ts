@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { testKubeConfig, type TestKubeConfig } from './test-kube-config.js';
 import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
 import { GitFixtures } from '../../src/environment/local/git-fixtures.js';
 
@@ -22,20 +21,26 @@ export function sharedEnvironment(): TestEnvironmentInfo {
 }
 
 /** An admin KubeConfig for the shared environment. */
-export function adminKubeConfig(): KubeConfig {
-  return loadKubeConfig(sharedEnvironment().kubeconfigPath);
+export function adminKubeConfig(): TestKubeConfig {
+  return testKubeConfig(sharedEnvironment().kubeconfigPath);
 }
 
 /**
  * A KubeConfig that acts as `user` (for example `system:serviceaccount:ns:name`) through the admin's
  * impersonation rights, so RBAC decides what it may do exactly as it would for that user.
  */
-export function impersonatingKubeConfig(user: string): KubeConfig {
+export function impersonatingKubeConfig(user: string): TestKubeConfig {
   const kc = adminKubeConfig();
   const admin = kc.getCurrentUser();
   if (!admin) throw new Error('the admin kubeconfig has no current user');
   kc.users = kc.users.map((u) => (u.name === admin.name ? { ...u, impersonateUser: user } : u));
-  return kc;
+  const connection = kc.connection;
+  return Object.assign(kc, {
+    connection: async () => {
+      const own = await connection();
+      return { ...own, headers: { ...own.headers, 'Impersonate-User': user } };
+    },
+  });
 }
 
 /** Git fixtures whose repositories the shared environment's Git HTTP server serves. */

@@ -1,10 +1,11 @@
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { ApplicationSetObject } from '../../src/controller/reconcile/applicationset.js';
 import { pathSegment } from '../../src/kube/transport/request-url.js';
 import { createKubeTransport } from '../../src/kube/transport/transport.js';
 import type { TestEnvironmentInfo } from '../../src/environment/local/environment.js';
 import type { AppSetManifest } from './workload.js';
 import { installDefaultAppProject } from '../env/namespaces.js';
+import type { TestKubeConfig } from '../env/test-kube-config.js';
 
 /** Runs `tasks` with at most `concurrency` in flight; the first failure rejects after all settle. */
 export async function pool(tasks: ReadonlyArray<() => Promise<unknown>>, concurrency: number): Promise<void> {
@@ -21,7 +22,7 @@ export async function pool(tasks: ReadonlyArray<() => Promise<unknown>>, concurr
  * Creates a namespace for a controller with Argo CD's `default` AppProject (the workload's project), the
  * repository Secret for the environment's Git server (and a webhook Secret if asked).
  */
-export async function prepareNamespace(kc: KubeConfig, name: string, info: TestEnvironmentInfo, webhookSecret?: string): Promise<void> {
+export async function prepareNamespace(kc: TestKubeConfig, name: string, info: TestEnvironmentInfo, webhookSecret?: string): Promise<void> {
   const core = kc.makeApiClient(CoreV1Api);
   await core.createNamespace({ body: { metadata: { name } } });
   await installDefaultAppProject(kc, name);
@@ -47,7 +48,7 @@ function appSetsPath(namespace: string): string {
  * take 2.7 s of the benchmark's clock and a core's worth of handshakes beside the controller, which a
  * user's `kubectl apply` (one connection) does not cost.
  */
-export async function createAppSets(kc: KubeConfig, manifests: readonly AppSetManifest[]): Promise<ApplicationSetObject[]> {
+export async function createAppSets(kc: TestKubeConfig, manifests: readonly AppSetManifest[]): Promise<ApplicationSetObject[]> {
   const client = createKubeTransport(kc, { maxSockets: 10 });
   const stored: ApplicationSetObject[] = [];
   await pool(
@@ -60,7 +61,7 @@ export async function createAppSets(kc: KubeConfig, manifests: readonly AppSetMa
 }
 
 /** Sets `spec.template.spec.source.targetRevision` of every ApplicationSet (the update wave), over keep-alive connections. */
-export async function setRevision(kc: KubeConfig, manifests: readonly AppSetManifest[], revision: string): Promise<void> {
+export async function setRevision(kc: TestKubeConfig, manifests: readonly AppSetManifest[], revision: string): Promise<void> {
   const client = createKubeTransport(kc, { maxSockets: 10 });
   await pool(
     manifests.map(

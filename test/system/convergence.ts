@@ -1,9 +1,9 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { createInformer, dropManagedFields, type Informer, type KubeObject } from '../../src/kube/informer/index.js';
 import { isSubset } from '../../src/controller/plan/needs-apply.js';
 import type { GeneratedApplication } from '../../src/model/applicationset-types.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { createKubeTransport, type KubeTransport } from '../../src/kube/transport/transport.js';
+import type { KubeConfig } from '../../src/kube/kubeconfig.js';
 
 type LiveApp = KubeObject & {
   metadata: { name: string; uid: string; labels?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };

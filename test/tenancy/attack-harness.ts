@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type { CommandValues } from '../../src/config/option-table.js';
 import { readControllerConfig } from '../../src/config/controller-config.js';
 import { startController, type RunningController } from '../../src/app/start-replica.js';
 import { createTestNamespace, type TestNamespace } from '../env/namespaces.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
+import type { TestKubeConfig } from '../env/test-kube-config.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 
@@ -63,7 +64,7 @@ export class AttackCluster {
   private readonly namespaces: TestNamespace[] = [];
   private readonly controllers: RunningController[] = [];
 
-  constructor(readonly kc: KubeConfig) {
+  constructor(readonly kc: TestKubeConfig) {
     this.custom = kc.makeApiClient(CustomObjectsApi);
     this.core = kc.makeApiClient(CoreV1Api);
   }

@@ -23,7 +23,7 @@ export const controllerCommand: Command = {
       io.err(`appset controller: ${error.message}\n`);
       return 2;
     }
-    // Loaded only when the controller runs: client-node and BullMQ cost most of a second to import.
+    // Loaded only when the controller runs: BullMQ and the controller's modules take a while to import.
     const [{ startController }, { loadKubeConfig }, { createLogger }] = await Promise.all([
       import('../../app/start-replica.js'),
       import('../../kube/kubeconfig.js'),

@@ -18,6 +18,8 @@ import { createRunDir, reapStaleRuns, type RunDir } from './run-dir.js';
 /** What a test needs to reach a running environment; serialised for the test processes. */
 export interface TestEnvironmentInfo {
   kubeconfigPath: string;
+  /** An admin kubeconfig that authenticates with a client certificate (relative file paths) instead of a token. */
+  certKubeconfigPath: string;
   apiServerUrl: string;
   adminToken: string;
   caPem: string;
@@ -91,6 +93,7 @@ export class TestEnvironment {
   info(): TestEnvironmentInfo {
     return {
       kubeconfigPath: this.apiServer.kubeconfigPath,
+      certKubeconfigPath: this.apiServer.certKubeconfigPath,
       apiServerUrl: this.apiServer.url,
       adminToken: this.apiServer.adminToken,
       caPem: this.apiServer.caPem,

@@ -1,13 +1,14 @@
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createClientCertificates } from './client-certificates.js';
 import { freePort } from './free-port.js';
 import { httpsRequest } from './https-request.js';
 import { ManagedProcess } from './managed-process.js';
 import type { RunDir } from './run-dir.js';
 import { waitFor } from './wait-for.js';
 
-/** A running kube-apiserver with RBAC on and a static admin token in `system:masters`. */
+/** A running kube-apiserver with RBAC on, a static admin token in `system:masters` and a client CA (an admin client certificate). */
 export interface KubeApiServer {
   url: string;
   /** Bearer token of the `admin` user, a member of `system:masters`. */
@@ -16,6 +17,8 @@ export interface KubeApiServer {
   caPem: string;
   /** kubeconfig file for the admin user. */
   kubeconfigPath: string;
+  /** kubeconfig file for `cert-admin` (in `system:masters`), who authenticates with a client certificate. */
+  certKubeconfigPath: string;
   process: ManagedProcess;
   /** Waits for /readyz and the `default` namespace. */
   ready(): Promise<void>;
@@ -31,6 +34,7 @@ export async function startKubeApiServer(binary: string, etcdUrl: string, run: R
   const adminToken = randomBytes(24).toString('hex');
   writeFileSync(join(dir, 'tokens.csv'), `${adminToken},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
   writeServiceAccountKeys(dir);
+  const clientCertificates = createClientCertificates(dir);
   const process = new ManagedProcess('kube-apiserver', {
     command: binary,
     args: [
@@ -40,6 +44,7 @@ export async function startKubeApiServer(binary: string, etcdUrl: string, run: R
       `--secure-port=${port}`,
       `--cert-dir=${certDir}`,
       `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      `--client-ca-file=${clientCertificates.caFile}`,
       '--authorization-mode=RBAC',
       // On top of the defaults: some clusters run it, and it is what makes the chart's finalizers grant necessary.
       '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
@@ -66,6 +71,7 @@ export async function startKubeApiServer(binary: string, etcdUrl: string, run: R
   );
   const kubeconfigPath = join(dir, 'admin.kubeconfig');
   writeFileSync(kubeconfigPath, JSON.stringify(kubeconfig(url, caPem, adminToken), null, 2), { mode: 0o600 });
+  const certKubeconfigPath = clientCertificates.writeKubeconfig(url, caPem);
   const ready = async (): Promise<void> => {
     for (const path of ['/readyz', '/api/v1/namespaces/default']) {
       await waitFor(
@@ -78,7 +84,7 @@ export async function startKubeApiServer(binary: string, etcdUrl: string, run: R
     }
   };
   await ready();
-  return { url, adminToken, caPem, kubeconfigPath, process, ready };
+  return { url, adminToken, caPem, kubeconfigPath, certKubeconfigPath, process, ready };
 }
 
 /** A kubeconfig document for `server`, trusting `caPem` and authenticating with `token`. */

@@ -1,13 +1,11 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../kubeconfig.js';
 
 /** Query parameters; undefined values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /** The URL of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
 export function requestUrl(kc: KubeConfig, path: string, query: Query = {}): URL {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('the kubeconfig has no current cluster');
-  const url = new URL(cluster.server.replace(/\/+$/, '') + path);
+  const url = new URL(kc.server + path);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
   return url;
 }

@@ -1,10 +1,10 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { finished } from 'node:stream/promises';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../kubeconfig.js';
 import { AppsetError } from '../../model/errors.js';
 import { errorFromStatus, parseStatus, readBody, retryAfter } from './api-errors.js';
-import { ConnectionPool, PooledAgent, type Credentials } from './connection-pool.js';
+import { ConnectionPool, type Credentials } from './connection-pool.js';
 import { requestUrl, type Query } from './request-url.js';
 
 /** The JSON merge patch content type. */
@@ -57,7 +57,7 @@ export interface KubeTransport {
  * The {@link KubeTransport} of `kc`'s current context. client-node opens a new TLS connection, with a new
  * secure context, for every request: profiling a controller writing 3,000 Applications showed two thirds of
  * its CPU in TLS set-up (and the API server pays its side of every handshake). Here connections stay open
- * and are reused. Credentials still come from client-node, resolved again every few seconds (token files
+ * and are reused. Credentials come from the kubeconfig, resolved again every few seconds (token files
  * and exec plugins are refreshed); when the TLS material changes, new connections use the new material.
  */
 export function createKubeTransport(kc: KubeConfig, options: KubeTransportOptions = {}): KubeTransport {
@@ -126,13 +126,10 @@ function open(
   body: Buffer | undefined,
 ): Promise<IncomingMessage> {
   const url = requestUrl(kc, request.path, request.query);
-  const { headers, auth, agent, ...tlsMaterial } = credentials;
+  const { headers, agent } = credentials;
   const options: https.RequestOptions = {
-    headers: { ...headers, Accept: 'application/json', ...extraHeaders },
-    // The pooled agent carries the TLS material as one secure context; without a pooled agent (proxies,
-    // plain HTTP) the request carries it itself.
-    ...(agent instanceof PooledAgent ? {} : tlsMaterial),
-    ...(auth ? { auth } : {}),
+    // The agent carries the TLS material as one secure context.
+    headers: { ...(headers as http.OutgoingHttpHeaders), Accept: 'application/json', ...extraHeaders },
     agent,
     method: request.method,
     signal: request.signal,

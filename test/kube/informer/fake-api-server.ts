@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
+import { kubeConfigFromText, type KubeConfig } from '../../../src/kube/kubeconfig.js';
 
 /** One request the fake server received. */
 export interface RecordedRequest {
@@ -65,14 +65,13 @@ export class FakeApiServer {
 
 /** A kubeconfig for a plain-HTTP server on `port` with a bearer token. */
 export function fakeKubeConfig(port: number): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'fake', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-    users: [{ name: 'tester', token: 'fake-token' }],
-    contexts: [{ name: 'fake', cluster: 'fake', user: 'tester' }],
-    currentContext: 'fake',
-  });
-  return kc;
+  const config = {
+    clusters: [{ name: 'fake', cluster: { server: `http://127.0.0.1:${port}` } }],
+    users: [{ name: 'tester', user: { token: 'fake-token' } }],
+    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'tester' } }],
+    'current-context': 'fake',
+  };
+  return kubeConfigFromText(JSON.stringify(config), 'fake-kubeconfig');
 }
 
 /** Starts a {@link FakeApiServer} that is closed when the test `t` ends. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { createInformer, type Informer, type KubeObject } from '../../../src/kube/informer/index.js';
-import { loadKubeConfig } from '../../../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../../env/test-kube-config.js';
 import { TestEnvironment } from '../../../src/environment/local/environment.js';
 import { waitFor } from '../../../src/environment/local/wait-for.js';
 import { ApiWriter, cachedVersions, configMap, deleteFromEtcd } from './cluster-objects.js';
@@ -42,7 +42,7 @@ describe('informer through API server faults (private environment)', () => {
     );
     const controller = new AbortController();
     const informer = createInformer<KubeObject>({
-      transport: createKubeTransport(loadKubeConfig(env.apiServer.kubeconfigPath)),
+      transport: createKubeTransport(testKubeConfig(env.apiServer.kubeconfigPath)),
       path,
       signal: controller.signal,
       silenceMs: 3_000,

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { describe, it } from 'node:test';
+import type { Connection, KubeConfig } from '../../src/kube/kubeconfig.js';
+import { ConnectionPool, PooledAgent } from '../../src/kube/transport/connection-pool.js';
+
+/** A kubeconfig whose connection is whatever `current` holds when asked; counts the resolutions. */
+function changing(server: string, current: { connection: Connection }): KubeConfig & { resolved: number } {
+  const kc = { server, namespace: undefined, resolved: 0, connection: () => (kc.resolved++, Promise.resolve(current.connection)) };
+  return kc;
+}
+
+describe('ConnectionPool', () => {
+  it('keeps one keep-alive agent while the TLS material stays, and a new one when it changes', async () => {
+    const current = { connection: { headers: { Authorization: 'Bearer a' }, tls: { rejectUnauthorized: true } } as Connection };
+    const kc = changing('https://api:6443', current);
+    const pool = new ConnectionPool(4, 0);
+    const first = await pool.credentials(kc);
+    assert.ok(first.agent instanceof PooledAgent);
+    current.connection = { headers: { Authorization: 'Bearer b' }, tls: { rejectUnauthorized: true } };
+    const second = await pool.credentials(kc);
+    assert.equal(second.agent, first.agent, 'a new token alone keeps the connections');
+    assert.deepEqual(second.headers, { Authorization: 'Bearer b' });
+    current.connection = { headers: {}, tls: { rejectUnauthorized: true, servername: 'kubernetes' } };
+    const third = await pool.credentials(kc);
+    assert.notEqual(third.agent, first.agent, 'new TLS material gets new connections');
+  });
+
+  it('resolves again only after its time to live', async () => {
+    const kc = changing('https://api:6443', { connection: { headers: {}, tls: { rejectUnauthorized: true } } });
+    const pool = new ConnectionPool(4, 60_000);
+    await Promise.all([pool.credentials(kc), pool.credentials(kc)]);
+    await pool.credentials(kc);
+    assert.equal(kc.resolved, 1);
+  });
+
+  it('uses a plain keep-alive HTTP agent for an http server', async () => {
+    const kc = changing('http://127.0.0.1:8080', { connection: { headers: {}, tls: { rejectUnauthorized: true } } });
+    const { agent } = await new ConnectionPool(4, 0).credentials(kc);
+    assert.ok(agent instanceof http.Agent && !(agent instanceof PooledAgent));
+  });
+
+  it('does not keep a failed resolution', async () => {
+    let fail = true;
+    const kc: KubeConfig = {
+      server: 'https://api',
+      namespace: undefined,
+      connection: () => (fail ? Promise.reject(new Error('plugin failed')) : Promise.resolve({ headers: {}, tls: { rejectUnauthorized: true } })),
+    };
+    const pool = new ConnectionPool(4, 60_000);
+    await assert.rejects(pool.credentials(kc), /plugin failed/);
+    fail = false;
+    assert.ok((await pool.credentials(kc)).agent);
+  });
+});
