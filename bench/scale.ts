@@ -7,7 +7,7 @@
 // was taken before that reconcile's own writes; the next finds nothing changed).
 //   node dist/bench/scale.js [--app-sets 5000] [--apps-per-set 10] [--resync-period 3m] [--no-write]
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadKubeConfig } from '../src/kube/kubeconfig.js';
+import { testKubeConfig } from '../test/env/test-kube-config.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { parseDurationMs } from '../src/config/parsers.js';
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       appSets: options.appSets,
       appsPerSet: options.appsPerSet,
     });
-    const ctx = { env, kc: loadKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
+    const ctx = { env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
     const figures = await measure(ctx);
     const result = { options, applications: options.appSets * options.appsPerSet, machine: machineInfo(), ...figures };
     console.log(JSON.stringify(result, null, 2));
