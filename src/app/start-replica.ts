@@ -12,6 +12,7 @@ import { createPipeline } from './pipeline.js';
 import { createSharedState } from './shared-state.js';
 import { usesRedis } from '../config/redis-connection-config.js';
 import { watchDecisionResources } from './decision-watches.js';
+import { releaseMemoryWhenIdle } from './idle-memory.js';
 
 /** A running controller replica. */
 export interface RunningController {
@@ -57,7 +58,15 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
   const informers = startControllerInformers(informerTransport, scope, abort.signal, log);
   // The resync asks the pipeline (built below, long before the first interval) which keys changed.
   const shared = createSharedState(config, options.queueName ?? 'appset-controller', () => pipeline.resyncKeys(informers.applicationSets.store.keys()), log);
-  const observers = createObservers(informers, shared.queue);
+  const idle = releaseMemoryWhenIdle({ signal: abort.signal, log });
+  const observed = createObservers(informers, shared.queue);
+  const observers = {
+    ...observed,
+    reconcile: (...args: Parameters<typeof observed.reconcile>) => {
+      idle.activity();
+      observed.reconcile(...args);
+    },
+  };
   const pipeline = createPipeline({
     config,
     transport,

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it, mock } from 'node:test';
+import pino from 'pino';
+import { releaseMemoryWhenIdle, v8IdleMemoryParts } from '../../src/app/idle-memory.js';
+
+const MIB = 2 ** 20;
+
+/** A release on fake timers and a fake clock, counting collections. */
+function harness(growthMiB = 40) {
+  let now = 0;
+  let collections = 0;
+  let heap = 100 * MIB;
+  const abort = new AbortController();
+  mock.timers.enable({ apis: ['setInterval'] });
+  const idle = releaseMemoryWhenIdle({
+    signal: abort.signal,
+    log: pino({ level: 'silent' }),
+    parts: { heapSize: () => heap, collect: () => void (collections++, (heap = 100 * MIB)), now: () => now },
+  });
+  // Each finished reconcile grows the heap as a burst of work does.
+  const work = () => {
+    heap += growthMiB * MIB;
+    idle.activity();
+  };
+  const wait = (ms: number) => {
+    now += ms;
+    mock.timers.tick(ms);
+  };
+  return { idle: { activity: work }, wait, collections: () => collections, stop: () => (abort.abort(), mock.timers.reset()) };
+}
+
+describe('releasing memory when the replica is idle', () => {
+  it('collects once after work stopped for 10 s, and not again until work ran again', () => {
+    const h = harness();
+    try {
+      h.wait(60_000);
+      assert.equal(h.collections(), 0, 'no work, nothing to give back');
+      h.idle.activity();
+      h.wait(5_000);
+      assert.equal(h.collections(), 0, 'still busy');
+      h.wait(10_000);
+      assert.equal(h.collections(), 1);
+      h.wait(60_000);
+      assert.equal(h.collections(), 1, 'once per burst');
+      h.idle.activity();
+      h.wait(15_000);
+      assert.equal(h.collections(), 2);
+    } finally {
+      h.stop();
+    }
+  });
+
+  it('does not collect while reconciles keep finishing', () => {
+    const h = harness();
+    try {
+      for (let i = 0; i < 20; i++) {
+        h.idle.activity();
+        h.wait(5_000);
+      }
+      assert.equal(h.collections(), 0);
+    } finally {
+      h.stop();
+    }
+  });
+
+  it('leaves a heap that grew little alone', () => {
+    const h = harness(4);
+    try {
+      h.idle.activity();
+      h.wait(15_000);
+      assert.equal(h.collections(), 0);
+    } finally {
+      h.stop();
+    }
+  });
+
+  it("V8's memory-reducing collection gives a burst's garbage back to the operating system", () => {
+    const parts = v8IdleMemoryParts();
+    // Held long enough to reach the old generation, then dropped: garbage only a full collection finds.
+    let burst: unknown[] = [];
+    for (let i = 0; i < 400_000; i++) burst.push({ text: `item-${i}`, list: [i, i + 1] });
+    burst = [];
+    const before = parts.heapSize();
+    parts.collect();
+    const after = parts.heapSize();
+    assert.ok(before - after > 16 * MIB, `heap ${Math.round(before / MIB)} MiB before, ${Math.round(after / MIB)} MiB after (${burst.length})`);
+  });
+});
