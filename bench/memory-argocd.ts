@@ -7,6 +7,7 @@
 // Application. This controller's heap is also broken down by what holds it, and by what grew. With nothing
 // cached its heap is read from a twin replica watching an empty namespace (a snapshot raises RSS for good).
 //   node dist/bench/memory-argocd.js [--app-sets 50] [--apps-per-set 100] [--settle-seconds 20] [--no-write]
+//     [--results-name memory-argocd] (the file under bench/results/: lower-case letters, digits and dashes)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -96,10 +97,18 @@ async function measure(replica: ReplicaProcess, argo: ArgoCdInstall, snapshotDir
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'app-sets': { type: 'string' }, 'apps-per-set': { type: 'string' }, 'settle-seconds': { type: 'string' }, 'no-write': { type: 'boolean' } },
+    options: {
+      'app-sets': { type: 'string' },
+      'apps-per-set': { type: 'string' },
+      'settle-seconds': { type: 'string' },
+      'no-write': { type: 'boolean' },
+      'results-name': { type: 'string' },
+    },
   });
   const shape = { appSets: Number(values['app-sets'] ?? 50), appsPerSet: Number(values['apps-per-set'] ?? 100) };
   const settleMs = Number(values['settle-seconds'] ?? 20) * 1000;
+  const resultsName = values['results-name'] ?? 'memory-argocd';
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) throw new Error(`--results-name must be lower-case letters, digits and dashes, not "${resultsName}"`);
   const applications = shape.appSets * shape.appsPerSet;
   if (!Number.isInteger(applications) || applications < 1) throw new Error('--app-sets and --apps-per-set must be positive integers');
   progress(`starting a private environment (${shape.appSets} ApplicationSets x ${shape.appsPerSet} Applications for each controller)`);
@@ -186,7 +195,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (values['no-write'] !== true) {
       const machine = machineInfo();
-      progress(`results written to ${writeBenchResults('memory-argocd', result)} (${machine.cores} cores)`);
+      progress(`results written to ${writeBenchResults(resultsName, result)} (${machine.cores} cores)`);
     }
   } finally {
     abort.abort();
