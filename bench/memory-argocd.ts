@@ -24,6 +24,7 @@ import { rssMiB } from '../test/system/proc-stats.js';
 import { createWorkloadRepo, renderExpected, workloadManifests } from '../test/system/workload.js';
 import { summarizeHeapSnapshot, type HeapSummary } from './heap-snapshot.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
+import { resultsName } from './system-options.js';
 import { roundTo } from './statistics.js';
 
 const MIB = 2 ** 20;
@@ -107,8 +108,7 @@ async function main(): Promise<void> {
   });
   const shape = { appSets: Number(values['app-sets'] ?? 50), appsPerSet: Number(values['apps-per-set'] ?? 100) };
   const settleMs = Number(values['settle-seconds'] ?? 20) * 1000;
-  const resultsName = values['results-name'] ?? 'memory-argocd';
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(resultsName)) throw new Error(`--results-name must be lower-case letters, digits and dashes, not "${resultsName}"`);
+  const results = resultsName(values['results-name'], 'memory-argocd');
   const applications = shape.appSets * shape.appsPerSet;
   if (!Number.isInteger(applications) || applications < 1) throw new Error('--app-sets and --apps-per-set must be positive integers');
   progress(`starting a private environment (${shape.appSets} ApplicationSets x ${shape.appsPerSet} Applications for each controller)`);
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     if (values['no-write'] !== true) {
       const machine = machineInfo();
-      progress(`results written to ${writeBenchResults(resultsName, result)} (${machine.cores} cores)`);
+      progress(`results written to ${writeBenchResults(results, result)} (${machine.cores} cores)`);
     }
   } finally {
     abort.abort();

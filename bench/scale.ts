@@ -7,17 +7,13 @@
 // was taken before that reconcile's own writes; the next finds nothing changed).
 //   node dist/bench/scale.js [--app-sets 5000] [--apps-per-set 10] [--resync-period 3m] [--no-write]
 import { setTimeout as sleep } from 'node:timers/promises';
-import { testKubeConfig } from '../test/env/test-kube-config.js';
-import { TestEnvironment } from '../src/environment/local/environment.js';
-import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { parseDurationMs } from '../src/config/parsers.js';
 import { peakRssMiB, rssMiB, cpuSeconds } from '../test/system/proc-stats.js';
 import type { ReplicaProcess } from '../test/system/controller-process.js';
-import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
 import { roundTo } from './statistics.js';
-import { ceilingCreate, clearNamespace, controllerCreate, stopReplicas, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
+import { ceilingCreate, clearNamespace, controllerCreate, stopReplicas, withBenchContext, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
 
 const progress = (text: string): void => void process.stderr.write(`[scale bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
@@ -148,23 +144,14 @@ async function measure(ctx: BenchContext) {
 async function main(): Promise<void> {
   const options = readSystemBenchOptions(scaleArgs(process.argv.slice(2)));
   progress(`starting a private environment (${options.appSets} ApplicationSets x ${options.appsPerSet} Applications)`);
-  const env = await TestEnvironment.start();
-  const abort = new AbortController();
-  try {
-    const info = env.info();
-    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', {
-      appSets: options.appSets,
-      appsPerSet: options.appsPerSet,
-    });
-    const ctx = { env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
-    const figures = await measure(ctx);
-    const result = { options, applications: options.appSets * options.appsPerSet, machine: machineInfo(), ...figures };
-    console.log(JSON.stringify(result, null, 2));
-    if (options.write) progress(`results written to ${writeBenchResults('system-scale', result)}`);
-  } finally {
-    abort.abort();
-    await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1');
-  }
+  const result = await withBenchContext(options, async (ctx) => ({
+    options,
+    applications: options.appSets * options.appsPerSet,
+    machine: machineInfo(),
+    ...(await measure(ctx)),
+  }));
+  console.log(JSON.stringify(result, null, 2));
+  if (options.write) progress(`results written to ${writeBenchResults('system-scale', result)}`);
 }
 
 await main();

@@ -92,8 +92,8 @@ export function readSystemBenchOptions(argv: readonly string[]): SystemBenchOpti
 }
 
 /** A results file name: letters, digits and dashes only, so it cannot leave bench/results/. */
-function resultsName(raw: string | undefined): string {
-  if (raw === undefined) return 'system';
+export function resultsName(raw: string | undefined, fallback = 'system'): string {
+  if (raw === undefined) return fallback;
   if (!/^[a-z0-9][a-z0-9-]*$/.test(raw)) throw new Error(`--results-name must be lower-case letters, digits and dashes, not "${raw}"`);
   return raw;
 }

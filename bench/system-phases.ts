@@ -5,19 +5,19 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import type { TestEnvironment } from '../src/environment/local/environment.js';
-import type { GitRepo } from '../src/environment/local/git-fixtures.js';
+import { TestEnvironment } from '../src/environment/local/environment.js';
+import { GitFixtures, type GitRepo } from '../src/environment/local/git-fixtures.js';
 import { waitFor } from '../src/environment/local/wait-for.js';
 import { ConvergenceWatch } from '../test/system/convergence.js';
 import { ReplicaProcess, unhandledErrors } from '../test/system/controller-process.js';
 import { apiServerRequests, cpuSeconds, peakRssMiB, requestDelta, rssMiB } from '../test/system/proc-stats.js';
-import { renderExpected, workloadManifests, type WorkloadShape } from '../test/system/workload.js';
+import { createWorkloadRepo, renderExpected, workloadManifests, type WorkloadShape } from '../test/system/workload.js';
 import { createAppSets, pool, prepareNamespace, setRevision } from '../test/system/cluster-setup.js';
 import { applyAll, ceilingObjects } from './system-cluster.js';
 import type { SystemBenchOptions } from './system-options.js';
 import { roundTo as round } from './statistics.js';
 import { parseDurationMs } from '../src/config/parsers.js';
-import type { TestKubeConfig } from '../test/env/test-kube-config.js';
+import { testKubeConfig, type TestKubeConfig } from '../test/env/test-kube-config.js';
 
 /** Writes in flight the controller budgets per concurrent reconcile (its replica-wide write pool). */
 export { WRITES_PER_RECONCILE } from '../src/controller/write/execute-plan.js';
@@ -86,6 +86,20 @@ export interface BenchContext {
   readonly repo: GitRepo;
   readonly options: SystemBenchOptions;
   readonly signal: AbortSignal;
+}
+
+/** Runs `run` with a context on a private environment holding the workload's repository; stops the environment after. */
+export async function withBenchContext<T>(options: SystemBenchOptions, run: (ctx: BenchContext) => Promise<T>): Promise<T> {
+  const env = await TestEnvironment.start();
+  const abort = new AbortController();
+  try {
+    const info = env.info();
+    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', shapeOf(options));
+    return await run({ env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal });
+  } finally {
+    abort.abort();
+    await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1'); // keep the logs for a post-mortem
+  }
 }
 
 const shapeOf = (options: SystemBenchOptions): WorkloadShape => ({ appSets: options.appSets, appsPerSet: options.appsPerSet });

@@ -3,13 +3,10 @@
 // Redis) against the ceiling (a plain client server-side applying the same objects with the same
 // number of writes in flight), the same for an update wave, idle cost with resync on, memory per
 // replica, and webhook push -> Application latency. Sizes are flags: see bench/system-options.ts.
-import { testKubeConfig } from '../test/env/test-kube-config.js';
-import { TestEnvironment } from '../src/environment/local/environment.js';
 import { GitFixtures } from '../src/environment/local/git-fixtures.js';
 import { peakRssMiB, rssMiB } from '../test/system/proc-stats.js';
 import { argoCdBinaries, ARGOCD_CONFIG_ENV, ARGOCD_VERSION, type ArgoCdBinaries, type ArgoCdConfig } from '../test/system/argocd-process.js';
 import { argoCdCreate, argoCdUpdate } from './system-argocd-phases.js';
-import { createWorkloadRepo } from '../test/system/workload.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
 import { median, roundTo } from './statistics.js';
@@ -21,6 +18,7 @@ import {
   controllerUpdate,
   idleCost,
   stopReplicas,
+  withBenchContext,
   webhookLatency,
   WRITES_PER_RECONCILE,
   type BenchContext,
@@ -369,15 +367,7 @@ function argoCdSummary(
 async function main(): Promise<void> {
   const options = readSystemBenchOptions(process.argv.slice(2));
   progress(`starting a private environment (${options.appSets} ApplicationSets x ${options.appsPerSet} Applications)`);
-  const env = await TestEnvironment.start();
-  const abort = new AbortController();
-  try {
-    const info = env.info();
-    const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', {
-      appSets: options.appSets,
-      appsPerSet: options.appsPerSet,
-    });
-    const ctx = { env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal };
+  await withBenchContext(options, async (ctx) => {
     if (options.idleOnly) {
       const idleOnly = { options, applications: options.appSets * options.appsPerSet, ...(await measureIdleOnly(ctx)) };
       printIdle(idleOnly.idle);
@@ -390,10 +380,7 @@ async function main(): Promise<void> {
     const result = { options, applications: options.appSets * options.appsPerSet, ...figures };
     printTable(result, `${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.cpuModel}`);
     if (options.write) progress(`results written to ${writeBenchResults(options.resultsName, result)}`);
-  } finally {
-    abort.abort();
-    await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1'); // keep the logs for a post-mortem
-  }
+  });
 }
 
 function printTable(r: Awaited<ReturnType<typeof measure>> & { applications: number }, machine: string): void {
