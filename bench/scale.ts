@@ -13,7 +13,16 @@ import type { ReplicaProcess } from '../test/system/controller-process.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
 import { roundTo } from './statistics.js';
-import { ceilingCreate, clearNamespace, controllerCreate, stopReplicas, withBenchContext, WRITES_PER_RECONCILE, type BenchContext } from './system-phases.js';
+import {
+  ceilingCreate,
+  clearNamespace,
+  controllerCreate,
+  seriesSum,
+  stopReplicas,
+  withBenchContext,
+  WRITES_PER_RECONCILE,
+  type BenchContext,
+} from './system-phases.js';
 
 const progress = (text: string): void => void process.stderr.write(`[scale bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
@@ -29,14 +38,6 @@ function scaleArgs(argv: readonly string[]): string[] {
   return [...argv, ...defaults.filter(([flag]) => !given.has(flag)).flat()];
 }
 
-/** The sum of one series over a replica's metrics. */
-async function series(replica: ReplicaProcess, name: string): Promise<number> {
-  let sum = 0;
-  for (const line of (await replica.metrics()).split('\n'))
-    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.split(' ').pop());
-  return sum;
-}
-
 /** One full resync pass as the replicas' metrics saw it. */
 interface ResyncPass {
   seconds: number;
@@ -47,13 +48,15 @@ interface ResyncPass {
 
 /** Totals over both replicas of what a resync pass moves. */
 async function resyncTotals(replicas: readonly ReplicaProcess[]) {
-  const sum = async (name: string) => (await Promise.all(replicas.map((r) => series(r, name)))).reduce((a, b) => a + b, 0);
+  // Each replica's metrics are read once; the five series come from the same scrape.
+  const texts = await Promise.all(replicas.map((r) => r.metrics()));
+  const sum = (name: string): number => texts.reduce((total, text) => total + seriesSum(text, name), 0);
   return {
-    passes: await sum('appset_resync_pass_seconds_count'),
-    seconds: await sum('appset_resync_pass_seconds_sum'),
-    cpu: await sum('appset_resync_cpu_seconds_total'),
-    leftOut: await sum('appset_resync_unchanged_total'),
-    reconciles: await sum('argocd_appset_reconcile_count'),
+    passes: sum('appset_resync_pass_seconds_count'),
+    seconds: sum('appset_resync_pass_seconds_sum'),
+    cpu: sum('appset_resync_cpu_seconds_total'),
+    leftOut: sum('appset_resync_unchanged_total'),
+    reconciles: sum('argocd_appset_reconcile_count'),
   };
 }
 

@@ -340,9 +340,14 @@ export type MeteredController = Pick<ReplicaProcess, 'metrics'> & { readonly pro
 /** The sum of one series over the replicas' metrics (e.g. `argocd_appset_reconcile_count`: the reconciles run so far). */
 async function metricSum(replicas: readonly MeteredController[], series: string): Promise<number> {
   let sum = 0;
-  for (const replica of replicas) {
-    for (const line of (await replica.metrics()).split('\n')) if (line.startsWith(series)) sum += Number(line.split(' ').pop());
-  }
+  for (const replica of replicas) sum += seriesSum(await replica.metrics(), series);
+  return sum;
+}
+
+/** The sum of every sample of `series` (all its labels) in one Prometheus text. */
+export function seriesSum(text: string, series: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) if (line.startsWith(series)) sum += Number(line.split(' ').pop());
   return sum;
 }
 

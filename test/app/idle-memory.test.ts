@@ -29,10 +29,19 @@ function harness(growthMiB = 40) {
   return { idle: { activity: work }, wait, collections: () => collections, stop: () => (abort.abort(), mock.timers.reset()) };
 }
 
+/** Runs `body` with a harness, stopping its timers whatever happens. */
+function withHarness(body: (h: ReturnType<typeof harness>) => void, growthMiB?: number): void {
+  const h = harness(growthMiB);
+  try {
+    body(h);
+  } finally {
+    h.stop();
+  }
+}
+
 describe('releasing memory when the replica is idle', () => {
   it('collects once after work stopped for 10 s, and not again until work ran again', () => {
-    const h = harness();
-    try {
+    withHarness((h) => {
       h.wait(60_000);
       assert.equal(h.collections(), 0, 'no work, nothing to give back');
       h.idle.activity();
@@ -45,33 +54,25 @@ describe('releasing memory when the replica is idle', () => {
       h.idle.activity();
       h.wait(15_000);
       assert.equal(h.collections(), 2);
-    } finally {
-      h.stop();
-    }
+    });
   });
 
   it('does not collect while reconciles keep finishing', () => {
-    const h = harness();
-    try {
+    withHarness((h) => {
       for (let i = 0; i < 20; i++) {
         h.idle.activity();
         h.wait(5_000);
       }
       assert.equal(h.collections(), 0);
-    } finally {
-      h.stop();
-    }
+    });
   });
 
   it('leaves a heap that grew little alone', () => {
-    const h = harness(4);
-    try {
+    withHarness((h) => {
       h.idle.activity();
       h.wait(15_000);
       assert.equal(h.collections(), 0);
-    } finally {
-      h.stop();
-    }
+    }, 4);
   });
 
   it("V8's memory-reducing collection gives a burst's garbage back to the operating system", () => {
