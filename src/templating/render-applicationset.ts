@@ -156,7 +156,7 @@ function renderRemembered(
   where: () => string,
 ): GeneratedApplication {
   const paramsText = ctx.memo && templateDigest !== undefined ? plainDataKey(params) : undefined;
-  if (paramsText === undefined || !ctx.memo) return renderLocated(ctx, template, params, where);
+  if (!ctx.memo || templateDigest === undefined || paramsText === undefined) return renderLocated(ctx, template, params, where);
   // Digests keep the memo's keys small (the template's text would otherwise be held once per Application);
   // the template's digest has a fixed length, so the parameter set's text can never reach into it.
   const key = createHash('sha256').update(templateDigest).update(paramsText).digest('base64');
