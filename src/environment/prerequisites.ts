@@ -35,6 +35,11 @@ const redis: Prerequisite = {
   why: 'holds the work queue that the controller replicas share, and runs the Sentinels of the failover tests (redis-server --sentinel)',
   debianPackage: 'redis-server',
 };
+const openssl: Prerequisite = {
+  program: 'openssl',
+  why: 'issues the client CA and certificate that the local kube-apiserver trusts',
+  debianPackage: 'openssl',
+};
 const flock: Prerequisite = { program: 'flock', why: 'lets one build of the servers run at a time', debianPackage: 'util-linux' };
 const go: Prerequisite = {
   program: 'go',
@@ -60,7 +65,7 @@ const libcHeaders: Prerequisite = {
 const ssh: Prerequisite = { program: 'ssh', why: 'carries Git over SSH in the SSH credential tests', debianPackage: 'openssh-client' };
 
 /** What `appset local` runs: the local cluster, Redis and a Git server. */
-export const LOCAL_PREREQUISITES: readonly Prerequisite[] = [git, gitHttpBackend, redis, flock, go];
+export const LOCAL_PREREQUISITES: readonly Prerequisite[] = [git, gitHttpBackend, redis, openssl, flock, go];
 
 /** What the whole test suite runs: everything of local mode, an SSH server for the credential tests and a C compiler for Gitea. */
 export const TEST_PREREQUISITES: readonly Prerequisite[] = [...LOCAL_PREREQUISITES, sshd, sshKeygen, ssh, gcc, libcHeaders];

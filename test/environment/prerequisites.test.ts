@@ -23,7 +23,7 @@ function fakeBin(programs: readonly string[]): string {
 
 const names = (list: readonly Prerequisite[]): string[] => list.map((p) => p.program);
 // Programs local mode needs besides Go (which may also be found in /usr/local/go).
-const localPrograms = ['git', 'redis-server', 'flock', 'go'];
+const localPrograms = ['git', 'redis-server', 'openssl', 'flock', 'go'];
 
 describe('prerequisites', () => {
   it('finds nothing missing when every program is on PATH', () => {
@@ -41,12 +41,12 @@ describe('prerequisites', () => {
   });
 
   it('names each missing program once, git-http-backend with git', () => {
-    const bin = fakeBin(['flock', 'go']);
+    const bin = fakeBin(['openssl', 'flock', 'go']);
     assert.deepEqual(names(findMissing(LOCAL_PREREQUISITES, { path: bin, isRoot: false })), ['git', 'git-http-backend', 'redis-server']);
   });
 
   it('refuses with one message naming every missing program and the apt-get line, when it may not install', () => {
-    const bin = fakeBin(['git', 'flock', 'go', 'apt-get']);
+    const bin = fakeBin(['git', 'openssl', 'flock', 'go', 'apt-get']);
     let installs = 0;
     const error = (() => {
       try {
@@ -69,7 +69,7 @@ describe('prerequisites', () => {
   });
 
   it('installs the Debian packages as root with apt-get, saying what and why, then finds them', () => {
-    const bin = fakeBin(['git', 'flock', 'go', 'gcc', 'apt-get']);
+    const bin = fakeBin(['git', 'openssl', 'flock', 'go', 'gcc', 'apt-get']);
     const said: string[] = [];
     const asked: string[][] = [];
     ensurePrerequisites(
@@ -94,7 +94,7 @@ describe('prerequisites', () => {
   });
 
   it("reports apt-get's own words when the install fails", () => {
-    const bin = fakeBin(['git', 'flock', 'go', 'apt-get']);
+    const bin = fakeBin(['git', 'openssl', 'flock', 'go', 'apt-get']);
     assert.throws(
       () =>
         ensurePrerequisites(LOCAL_PREREQUISITES, {
@@ -111,7 +111,7 @@ describe('prerequisites', () => {
   });
 
   it('says how to get Go, which no Debian package of the right age brings', () => {
-    const bin = fakeBin(['git', 'flock', 'redis-server']);
+    const bin = fakeBin(['git', 'openssl', 'flock', 'redis-server']);
     const noGo = LOCAL_PREREQUISITES.map((p) => (p.program === 'go' ? { ...p, alsoAt: [] } : p));
     assert.throws(
       () => ensurePrerequisites(noGo, { command: 'npm test', surroundings: { path: bin, isRoot: true }, say: () => undefined, install: () => undefined }),
