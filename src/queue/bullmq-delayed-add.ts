@@ -1,5 +1,5 @@
-import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { Job, type Queue } from './bullmq-classes.js';
 import { encodeKey } from './keys.js';
 
 /** The job name of every queue job; the key travels in the job data. */

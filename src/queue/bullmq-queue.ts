@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { applicationSetLogger } from '../log/logger.js';
 import { backoffDelayMs, DEFAULT_BACKOFF } from './backoff.js';
+import { Queue, Worker, type Job } from './bullmq-classes.js';
 import { BatchedHashDelete } from './batched-hash-delete.js';
 import { addDelayedEarliestWins, JOB_NAME, jobOptions, type KeyJobData } from './bullmq-delayed-add.js';
 import { assertValidDelay, assertValidKey, encodeKey } from './keys.js';

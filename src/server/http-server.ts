@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { nodeHttp } from '../runtime/node-http.js';
 
 /** A named readiness check; it resolves when the part is ready and throws (with the reason) when not. */
 export interface ReadinessCheck {
@@ -37,7 +38,7 @@ export interface OperationsServer {
  * failing ones), `/metrics` (Prometheus text) and any extra routes.
  */
 export async function startOperationsServer(options: OperationsServerOptions): Promise<OperationsServer> {
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     handle(options, req, res).catch((error: unknown) => {
       options.log.error({ err: error, path: req.url }, 'operations server request failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
+import { nodeHttp } from '../../runtime/node-http.js';
 
 /** Basic-auth credentials the Git HTTP server accepts. */
 export interface GitCredentials {
@@ -45,7 +46,7 @@ export async function startGitHttpServer(projectRoot: string, credentials: GitCr
   const counts = { authorized: 0, rejected: 0 };
   const listeners: Array<(push: GitPush) => void> = [];
   const announce = (push: GitPush): void => listeners.forEach((listener) => listener(push));
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     if (!isAuthorized(req, credentials)) {
       counts.rejected++;
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('unauthorized\n');

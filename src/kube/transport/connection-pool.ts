@@ -1,6 +1,7 @@
-import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import type { Agent as HttpAgent } from 'node:http';
+import { nodeHttp as http } from '../../runtime/node-http.js';
 import type { KubeConfig, TlsMaterial } from '../kubeconfig.js';
 
 /** How long resolved credentials are reused: a token refreshed on disk is picked up within this. */
@@ -12,7 +13,7 @@ export class PooledAgent extends https.Agent {}
 /** What {@link ConnectionPool.credentials} hands a request: its headers and the agent to send through. */
 export interface Credentials {
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
-  readonly agent: http.Agent;
+  readonly agent: HttpAgent;
 }
 
 /**
@@ -23,7 +24,7 @@ export interface Credentials {
 export class ConnectionPool {
   private agent: PooledAgent | undefined;
   private agentMaterial: TlsMaterial | undefined;
-  private plainAgent: http.Agent | undefined;
+  private plainAgent: HttpAgent | undefined;
   private cached: { at: number; credentials: Promise<Credentials> } | undefined;
 
   constructor(
@@ -46,7 +47,7 @@ export class ConnectionPool {
     return { headers, agent: kc.server.startsWith('http:') ? this.plain() : this.use(material) };
   }
 
-  private plain(): http.Agent {
+  private plain(): HttpAgent {
     this.plainAgent ??= new http.Agent({ keepAlive: true, maxSockets: this.maxSockets, timeout: 30_000 });
     return this.plainAgent;
   }

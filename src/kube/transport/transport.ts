@@ -1,8 +1,9 @@
-import http, { type IncomingMessage } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { finished } from 'node:stream/promises';
 import type { KubeConfig } from '../kubeconfig.js';
 import { AppsetError } from '../../model/errors.js';
+import { nodeHttp as http } from '../../runtime/node-http.js';
 import { errorFromStatus, parseStatus, readBody, retryAfter } from './api-errors.js';
 import { ConnectionPool, type Credentials } from './connection-pool.js';
 import { requestUrl, type Query } from './request-url.js';
@@ -122,14 +123,14 @@ function open(
   kc: KubeConfig,
   credentials: Credentials,
   request: KubeRequest & { signal: AbortSignal },
-  extraHeaders: http.OutgoingHttpHeaders,
+  extraHeaders: OutgoingHttpHeaders,
   body: Buffer | undefined,
 ): Promise<IncomingMessage> {
   const url = requestUrl(kc, request.path, request.query);
   const { headers, agent } = credentials;
   const options: https.RequestOptions = {
     // The agent carries the TLS material as one secure context.
-    headers: { ...(headers as http.OutgoingHttpHeaders), Accept: 'application/json', ...extraHeaders },
+    headers: { ...(headers as OutgoingHttpHeaders), Accept: 'application/json', ...extraHeaders },
     agent,
     method: request.method,
     signal: request.signal,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConditionalCache } from './conditional-cache.js';
 import { ScmApiError, ScmRateLimitedError, ScmRequestRefused } from './errors.js';
 import { requestedWaitMs, type ResponseHeaders } from './rate-limit.js';
+import { nodeHttp } from '../../runtime/node-http.js';
 
 /** How requests authenticate; providers choose the form their API wants. */
 export type ApiAuth =
@@ -250,7 +251,7 @@ function exchange(
   signal: AbortSignal,
 ): Promise<RawAnswer> {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = url.protocol === 'https:' ? httpsRequest : nodeHttp.request;
   const where = `${method} ${url.host}${url.pathname}`;
   return new Promise<RawAnswer>((resolve, reject) => {
     const fail = (error: unknown): void =>
@@ -290,7 +291,7 @@ const guardedAgents = new WeakMap<(address: string) => string | undefined, { htt
 function guardedAgent(url: URL, rules: (address: string) => string | undefined): HttpAgent {
   let agents = guardedAgents.get(rules);
   if (!agents) {
-    agents = { http: new HttpAgent({ keepAlive: true, timeout: 5_000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }) };
+    agents = { http: new nodeHttp.Agent({ keepAlive: true, timeout: 5_000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }) };
     guardedAgents.set(rules, agents);
   }
   return url.protocol === 'https:' ? agents.https : agents.http;
