@@ -12,7 +12,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 /** A PATH holding every program the commands need except redis-server, and no apt-get to install it with. */
 function pathWithoutRedis(): string {
   const bin = mkdtempSync(join(tmpdir(), 'fresh-bin-'));
-  for (const program of ['git', 'go', 'flock', 'ssh', 'ssh-keygen', 'gcc', 'bash']) {
+  for (const program of ['git', 'go', 'flock', 'openssl', 'ssh', 'ssh-keygen', 'gcc', 'bash']) {
     const found = findOnPath(program, `${process.env.PATH ?? ''}:/usr/local/go/bin`);
     assert.ok(found, `${program} is needed to set this test up`);
     symlinkSync(found, join(bin, program));
