@@ -3,11 +3,44 @@ import type { KubeConfig } from '../kubeconfig.js';
 /** Query parameters; undefined values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** The URL of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
-export function requestUrl(kc: KubeConfig, path: string, query: Query = {}): URL {
-  const url = new URL(kc.server + path);
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
-  return url;
+/** Where one request goes, as `http.request` options: no URL object is built per request. */
+export interface RequestTarget {
+  readonly protocol: 'http:' | 'https:';
+  /** Host name or address, IPv6 without brackets. */
+  readonly hostname: string;
+  /** Port, when the server URL names one. */
+  readonly port: number | undefined;
+  /** Path and query string, the server URL's own path prefix first. */
+  readonly path: string;
+}
+
+/** A server URL taken apart once. */
+type ServerBase = Omit<RequestTarget, 'path'> & { readonly prefix: string };
+const bases = new Map<string, ServerBase>();
+
+// Why not `new URL(server + path)` per request: the URL, its search parameters and Node's conversion
+// back to request options were a tenth of the request path's CPU in a profiled converge.
+function serverBase(server: string): ServerBase {
+  let base = bases.get(server);
+  if (!base) {
+    const url = new URL(server);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`API server URL ${server} is neither http nor https`);
+    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    base = { protocol: url.protocol, hostname, port: url.port ? Number(url.port) : undefined, prefix: url.pathname.replace(/\/+$/, '') };
+    bases.set(server, base);
+  }
+  return base;
+}
+
+/** The target of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
+export function requestTarget(kc: KubeConfig, path: string, query: Query = {}): RequestTarget {
+  const { prefix, ...base } = serverBase(kc.server);
+  let search = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+  }
+  return { ...base, path: prefix + path + search };
 }
 
 /** Escapes one path segment (a namespace or name) so it can never change the request's path. */

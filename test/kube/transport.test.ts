@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { KubeConfig } from '../../src/kube/kubeconfig.js';
+import { requestTarget } from '../../src/kube/transport/request-url.js';
+import { createKubeTransport, RequestTimeoutError } from '../../src/kube/transport/transport.js';
+
+/** A kubeconfig for a plain-HTTP server at `server`, without credentials. */
+const plainKubeConfig = (server: string): KubeConfig => ({
+  server,
+  namespace: undefined,
+  connection: () => Promise.resolve({ headers: {}, tls: { rejectUnauthorized: true } }),
+});
+
+describe('requestTarget', () => {
+  it("keeps the server URL's path prefix and port, and encodes the query", () => {
+    const target = requestTarget(plainKubeConfig('https://proxy.example:8443/k8s/clusters/c-1/'), '/api/v1/pods', {
+      labelSelector: 'app in (a,b),tier!=db',
+      limit: 500,
+      watch: true,
+      continue: undefined,
+    });
+    assert.deepEqual(target, {
+      protocol: 'https:',
+      hostname: 'proxy.example',
+      port: 8443,
+      path: '/k8s/clusters/c-1/api/v1/pods?labelSelector=app%20in%20(a%2Cb)%2Ctier!%3Ddb&limit=500&watch=true',
+    });
+    const decoded = new URL(`https://x${target.path}`).searchParams;
+    assert.equal(decoded.get('labelSelector'), 'app in (a,b),tier!=db');
+    assert.equal(decoded.has('continue'), false);
+  });
+
+  it('takes an IPv6 address without brackets and leaves the default port to the agent', () => {
+    assert.deepEqual(requestTarget(plainKubeConfig('https://[::1]'), '/version'), { protocol: 'https:', hostname: '::1', port: undefined, path: '/version' });
+  });
+
+  it('refuses a server URL that is neither http nor https', () => {
+    assert.throws(() => requestTarget(plainKubeConfig('ftp://files.example'), '/version'), /neither http nor https/);
+  });
+});
+
+describe('KubeTransport against a local server', () => {
+  let server: Server;
+  let base: string;
+  const seen: string[] = [];
+  let answer: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      answer(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('sends the path under the prefix with the query, and parses the answer', async () => {
+    answer = (_req, res) => res.end(JSON.stringify({ kind: 'Status', ok: 1 }));
+    const transport = createKubeTransport(plainKubeConfig(`${base}/prefix`));
+    const got = await transport.request<{ ok: number }>({
+      method: 'GET',
+      path: '/apis/x/v1/things',
+      query: { labelSelector: 'a=b', limit: 2, continue: undefined },
+    });
+    assert.equal(got.ok, 1);
+    assert.equal(seen.at(-1), 'GET /prefix/apis/x/v1/things?labelSelector=a%3Db&limit=2');
+  });
+
+  it('gives up with a RequestTimeoutError when no answer comes within the bound', async () => {
+    answer = () => undefined; // never answers
+    const transport = createKubeTransport(plainKubeConfig(base), { timeoutMs: 200 });
+    const started = performance.now();
+    await assert.rejects(transport.send({ method: 'PATCH', path: '/slow', body: {} }), RequestTimeoutError);
+    assert.ok(performance.now() - started < 5_000);
+  });
+
+  it('bounds the reading of the answer too: headers and half a body, then silence', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"half":');
+    };
+    const transport = createKubeTransport(plainKubeConfig(base), { timeoutMs: 200 });
+    await assert.rejects(transport.request({ method: 'GET', path: '/half' }));
+    await assert.rejects(transport.send({ method: 'GET', path: '/half' }));
+  });
+
+  it("stops at the caller's signal", async () => {
+    answer = () => undefined;
+    const transport = createKubeTransport(plainKubeConfig(base), { timeoutMs: 60_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(transport.request({ method: 'GET', path: '/waits', signal: controller.signal }), { name: 'AbortError' });
+  });
+});
