@@ -22,6 +22,7 @@ import {
   withBenchContext,
   WRITES_PER_RECONCILE,
   type BenchContext,
+  type PhaseRequests,
 } from './system-phases.js';
 
 const progress = (text: string): void => void process.stderr.write(`[scale bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
@@ -97,9 +98,19 @@ async function restart(replica: ReplicaProcess): Promise<{ syncSeconds: number; 
   return { syncSeconds, rssMiB: rssMiB(pid), cpuSeconds: cpuSeconds(pid) };
 }
 
+/** A phase's API requests per Application, and by verb and resource (the ApplicationSets' creation included in a controller's phase). */
+function requestFigures(phase: PhaseRequests, applications: number) {
+  return {
+    perApplication: roundTo(phase.requests / applications, 3),
+    writesPerApplication: roundTo(phase.writes / applications, 3),
+    byVerbAndResource: phase.byVerbAndResource,
+  };
+}
+
 async function measure(ctx: BenchContext) {
+  const applications = ctx.options.appSets * ctx.options.appsPerSet;
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
-  progress(`ceiling: ${ctx.options.appSets * ctx.options.appsPerSet} Applications, ${writesInFlight} applies in flight`);
+  progress(`ceiling: ${applications} Applications, ${writesInFlight} applies in flight`);
   const ceiling = await ceilingCreate(ctx, writesInFlight, 'scale-ceiling');
   progress(`ceiling ${ceiling.seconds} s; clearing`);
   await clearNamespace(ctx, ceiling.space);
@@ -120,7 +131,7 @@ async function measure(ctx: BenchContext) {
   const twoErrors = await stopReplicas(two.replicas);
   return {
     writesInFlight,
-    ceiling: { seconds: ceiling.seconds, cpu: ceiling.cpu },
+    ceiling: { seconds: ceiling.seconds, cpu: ceiling.cpu, requests: requestFigures(ceiling, applications) },
     oneReplica: {
       seconds: one.seconds,
       ratio: roundTo(one.seconds / ceiling.seconds),
@@ -128,6 +139,7 @@ async function measure(ctx: BenchContext) {
       rssMiB: one.rssMiB,
       peakRssMiB: one.peakRssMiB,
       applies: one.applies,
+      requests: requestFigures(one, applications),
     },
     twoReplicas: {
       seconds: two.seconds,
@@ -136,6 +148,7 @@ async function measure(ctx: BenchContext) {
       rssMiB: twoRss.converged,
       peakRssMiB: twoRss.peak,
       applies: two.applies,
+      requests: requestFigures(two, applications),
     },
     restart: restarted,
     resyncPasses: passes,
