@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 import type * as BullMq from 'bullmq';
 
 // Why not `import { Queue } from 'bullmq'`: BullMQ's index also loads its PostgreSQL backend and its
-// Valkey GLIDE client (1.6 MiB of heap in every replica), neither of which this queue uses. Each class is loaded from its own file instead; the version is pinned in package.json, and every
-// queue test fails at once if a file moves.
+// Valkey GLIDE client (1.6 MiB of heap in every replica), neither of which this queue uses. Each class is
+// loaded from its own file instead; the version is pinned in package.json, and every queue test fails at
+// once if a file moves.
 const requireBullMq = createRequire(import.meta.url);
 
 /** BullMQ's Queue class. */
