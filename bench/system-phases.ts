@@ -122,8 +122,8 @@ export async function workloadNamespace(ctx: BenchContext, name: string, revisio
 }
 
 /**
- * Deletes a finished phase's ApplicationSets and Applications and waits until they are gone and the
- * cluster is quiet, so every converge phase starts with only its own objects (docs/benchmarks.md: the
+ * Deletes a finished phase's Applications and ApplicationSets (its controller already stopped) and waits
+ * until they are gone and the cluster is quiet, so every converge phase starts with only its own objects (docs/benchmarks.md: the
  * effect of leftovers was not separable from the run-to-run spread of the ceiling, but no phase should
  * pay for another's objects).
  */
@@ -133,10 +133,14 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
   const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace: space.name };
   // Every step is safe to repeat; the API server, busy with the mass delete, sometimes drops the
   // connection of the one large list (seen once in a probe: "socket hang up"), so a failure tries again.
+  // The Applications go first, while their owners exist: deleting the ApplicationSets first left every
+  // Application to the garbage collector, which then read each one (GET, about 40 a second) for minutes,
+  // into the next phases' measurements. No controller runs here any more to recreate them.
   await waitFor(
     async () => {
+      await deleteApplications(ctx, space.name);
       await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
-      return deleteApplications(ctx, space.name);
+      return true;
     },
     { what: `namespace ${space.name} to be cleared`, timeoutMs: 900_000, intervalMs: 1000 },
   );
