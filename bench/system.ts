@@ -207,13 +207,39 @@ async function createRounds(ctx: BenchContext, writesInFlight: number, argoCd: A
   return { rounds, errors, oneReplicaRss, twoReplicasRssAfterUpdate, argoCdErrors };
 }
 
-/** The idle phase alone (`--idle-only`): 2 cold replicas converge once, then nothing changes. */
+/**
+ * The idle phase alone (`--idle-only`): 2 cold replicas converge once, then nothing changes; then, with
+ * `--argocd`, Argo CD's controller in the first configuration the same way, and the ratios. A window of
+ * several minutes is needed against Argo CD: it requeues git generators every 3 minutes, so a 1-minute
+ * window catches that work or misses it.
+ */
 async function measureIdleOnly(ctx: BenchContext) {
   progress('idle only: controller with 2 cold replicas');
   const two = await controllerCreate(ctx, 2, { resyncPeriod: ctx.options.resyncPeriod });
   progress(`2 cold replicas took ${two.seconds} s; idle for ${ctx.options.idleSeconds} s`);
   const idle = await idleCost(ctx, two.replicas);
-  return { convergeSeconds: two.seconds, idle, unhandledErrorsInLogs: await stopReplicas(two.replicas) };
+  printIdle(idle); // now, so a failure in Argo CD's phase does not lose it
+  const unhandledErrorsInLogs = await stopReplicas(two.replicas);
+  const config = ctx.options.argocd[0];
+  if (!config) return { convergeSeconds: two.seconds, idle, unhandledErrorsInLogs };
+  await clearNamespace(ctx, two.space);
+  const argoCd = await argoCdIdleAndWebhook(ctx, await argoCdBinaries(), config);
+  return {
+    convergeSeconds: two.seconds,
+    idle,
+    unhandledErrorsInLogs,
+    argoCd: { config, idle: argoCd.idle, ...idleVersusArgoCd(idle, argoCd.idle), errorLinesInLogs: argoCd.errorLines.length },
+  };
+}
+
+/** This controller's idle figures, both replicas together, as ratios to Argo CD's controller's (and with its repo-server). */
+function idleVersusArgoCd(ours: Awaited<ReturnType<typeof idleCost>>, argoCd: Awaited<ReturnType<typeof idleCost>>) {
+  const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+  return {
+    requestsPerMinute: roundTo(ours.requestsPerMinuteAll / argoCd.requestsPerMinuteAll),
+    cores: roundTo(sum(ours.replicaCores) / sum(argoCd.replicaCores)),
+    coresVsControllerAndRepoServer: roundTo(sum(ours.replicaCores) / (sum(argoCd.replicaCores) + sum(argoCd.helperCores))),
+  };
 }
 
 async function measure(ctx: BenchContext, argoCd: ArgoCdBinaries | undefined) {
@@ -303,7 +329,6 @@ function argoCdSummary(
   errorLines: readonly string[],
 ) {
   const med = (values: number[]): number => roundTo(median(values));
-  const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
   const versus = (config: ArgoCdConfig) => {
     const paired = rounds.flatMap((round) => {
       const argo = round.argocd[config];
@@ -346,10 +371,7 @@ function argoCdSummary(
     ? {
         config: argoCdIdle.config,
         argoCd: { idle: argoCdIdle.idle, webhook: argoCdIdle.webhook, convergeSeconds: argoCdIdle.convergeSeconds },
-        // This controller's two replicas together against Argo CD's controller (and with its repo-server).
-        requestsPerMinute: roundTo(ours.idle.requestsPerMinuteAll / argoCdIdle.idle.requestsPerMinuteAll),
-        cores: roundTo(sum(ours.idle.replicaCores) / sum(argoCdIdle.idle.replicaCores)),
-        coresVsControllerAndRepoServer: roundTo(sum(ours.idle.replicaCores) / (sum(argoCdIdle.idle.replicaCores) + sum(argoCdIdle.idle.helperCores))),
+        ...idleVersusArgoCd(ours.idle, argoCdIdle.idle),
         webhookP50: roundTo(ours.webhook.p50Ms / argoCdIdle.webhook.p50Ms),
         webhookP99: roundTo(ours.webhook.p99Ms / argoCdIdle.webhook.p99Ms),
       }
@@ -370,8 +392,10 @@ async function main(): Promise<void> {
   await withBenchContext(options, async (ctx) => {
     if (options.idleOnly) {
       const idleOnly = { options, applications: options.appSets * options.appsPerSet, ...(await measureIdleOnly(ctx)) };
-      printIdle(idleOnly.idle);
-      if (options.write) progress(`results written to ${writeBenchResults('system-idle', idleOnly)}`);
+      if (idleOnly.argoCd) printIdle(idleOnly.argoCd.idle);
+      if (idleOnly.argoCd)
+        progress(`against Argo CD (${idleOnly.argoCd.config}): requests per minute ${idleOnly.argoCd.requestsPerMinute}, cores ${idleOnly.argoCd.cores}`);
+      if (options.write) progress(`results written to ${writeBenchResults(options.resultsName === 'system' ? 'system-idle' : options.resultsName, idleOnly)}`);
       return;
     }
     const argoCd = options.argocd.length > 0 ? await argoCdBinaries() : undefined;
