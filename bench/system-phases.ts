@@ -88,6 +88,8 @@ export function cpuMeter(ctx: BenchContext, replicaPids: readonly number[] = [])
 export interface BenchContext {
   readonly env: TestEnvironment;
   readonly kc: TestKubeConfig;
+  /** The harness's own keep-alive way to the API server (its clears). */
+  readonly transport: KubeTransport;
   readonly repo: GitRepo;
   readonly options: SystemBenchOptions;
   readonly signal: AbortSignal;
@@ -100,7 +102,8 @@ export async function withBenchContext<T>(options: SystemBenchOptions, run: (ctx
   try {
     const info = env.info();
     const repo = await createWorkloadRepo(new GitFixtures(info.gitRoot, info.gitHttpBaseUrl), 'workload', shapeOf(options));
-    return await run({ env, kc: testKubeConfig(env.apiServer.kubeconfigPath), repo, options, signal: abort.signal });
+    const kc = testKubeConfig(env.apiServer.kubeconfigPath);
+    return await run({ env, kc, transport: createKubeTransport(kc), repo, options, signal: abort.signal });
   } finally {
     abort.abort();
     await env.stop(process.env.SYSTEM_BENCH_KEEP_RUN === '1'); // keep the logs for a post-mortem
@@ -123,9 +126,9 @@ export async function workloadNamespace(ctx: BenchContext, name: string, revisio
 
 /**
  * Deletes a finished phase's Applications and ApplicationSets (its controller already stopped) and waits
- * until they are gone and the cluster is quiet, so every converge phase starts with only its own objects (docs/benchmarks.md: the
- * effect of leftovers was not separable from the run-to-run spread of the ceiling, but no phase should
- * pay for another's objects).
+ * until they are gone and the cluster is quiet, so every converge phase starts with only its own objects
+ * (docs/benchmarks.md: the effect of leftovers was not separable from the run-to-run spread of the
+ * ceiling, but no phase should pay for another's objects).
  */
 export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnType<typeof workloadNamespace>>): Promise<void> {
   space.stopWatching();
@@ -151,11 +154,6 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
     timeoutMs: 300_000,
   });
   await settle(ctx);
-}
-
-/** Rethrows anything but client-node's 404: an object already gone needs no delete and no finalizer drop. */
-function unlessGone(error: unknown): void {
-  if ((error as { code?: number }).code !== 404) throw error;
 }
 
 /** The names of the Applications of `namespace` matching `labelSelector`, listed in pages. */
@@ -186,7 +184,7 @@ function unlessNotFound(error: unknown): void {
  * the API server's 60 s request timeout (each try marked about a tenth), and a clear took 15 minutes.
  */
 async function deleteApplications(ctx: BenchContext, namespace: string, labelSelector?: string): Promise<true> {
-  const transport = createKubeTransport(ctx.kc);
+  const { transport } = ctx;
   const path = `/apis/argoproj.io/v1alpha1/namespaces/${namespace}/applications`;
   const names = await applicationNames(transport, path, labelSelector);
   await pool(
@@ -221,17 +219,12 @@ export async function warmUp(ctx: BenchContext, space: Awaited<ReturnType<typeof
     what: `the warm-up's ${count} Applications`,
     timeoutMs: ctx.options.convergeTimeoutSeconds * 1000,
   });
-  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
   const names = manifests.map((m) => m.metadata.name);
+  const appsets = `/apis/argoproj.io/v1alpha1/namespaces/${space.name}/applicationsets`;
   await waitFor(
     async () => {
       await pool(
-        names.map(
-          (name) => () =>
-            custom
-              .deleteNamespacedCustomObject({ group: 'argoproj.io', version: 'v1alpha1', namespace: space.name, plural: 'applicationsets', name })
-              .catch(unlessGone),
-        ),
+        names.map((name) => () => ctx.transport.send({ method: 'DELETE', path: `${appsets}/${pathSegment(name)}` }).catch(unlessNotFound)),
         10,
       );
       return deleteApplications(ctx, space.name, `bench.appset/set in (${names.join(',')})`);

@@ -392,9 +392,10 @@ async function main(): Promise<void> {
   await withBenchContext(options, async (ctx) => {
     if (options.idleOnly) {
       const idleOnly = { options, applications: options.appSets * options.appsPerSet, ...(await measureIdleOnly(ctx)) };
-      if (idleOnly.argoCd) printIdle(idleOnly.argoCd.idle);
-      if (idleOnly.argoCd)
+      if (idleOnly.argoCd) {
+        printIdle(idleOnly.argoCd.idle);
         progress(`against Argo CD (${idleOnly.argoCd.config}): requests per minute ${idleOnly.argoCd.requestsPerMinute}, cores ${idleOnly.argoCd.cores}`);
+      }
       if (options.write) progress(`results written to ${writeBenchResults(options.resultsName === 'system' ? 'system-idle' : options.resultsName, idleOnly)}`);
       return;
     }
