@@ -10,11 +10,13 @@ function changing(server: string, current: { connection: Connection }): KubeConf
   return kc;
 }
 
+const LIMITS = { requests: 4, streams: 16 };
+
 describe('ConnectionPool', () => {
   it('keeps one keep-alive agent while the TLS material stays, and a new one when it changes', async () => {
     const current = { connection: { headers: { Authorization: 'Bearer a' }, tls: { rejectUnauthorized: true } } as Connection };
     const kc = changing('https://api:6443', current);
-    const pool = new ConnectionPool(4, 0);
+    const pool = new ConnectionPool(LIMITS, 0);
     const first = await pool.credentials(kc);
     assert.ok(first.agent instanceof PooledAgent);
     current.connection = { headers: { Authorization: 'Bearer b' }, tls: { rejectUnauthorized: true } };
@@ -24,11 +26,28 @@ describe('ConnectionPool', () => {
     current.connection = { headers: {}, tls: { rejectUnauthorized: true, servername: 'kubernetes' } };
     const third = await pool.credentials(kc);
     assert.notEqual(third.agent, first.agent, 'new TLS material gets new connections');
+    assert.notEqual(third.streamAgent, first.streamAgent, 'streams too');
+  });
+
+  it('gives requests and streams agents of their own, each with its limit', async () => {
+    for (const server of ['https://api:6443', 'http://127.0.0.1:8080']) {
+      const { agent, streamAgent } = await new ConnectionPool(LIMITS, 0).credentials(
+        changing(server, { connection: { headers: {}, tls: { rejectUnauthorized: true } } }),
+      );
+      assert.notEqual(agent, streamAgent, server);
+      assert.equal(agent.maxSockets, 4, server);
+      assert.equal(streamAgent.maxSockets, 16, server);
+    }
+  });
+
+  it('refuses a limit that is not a positive integer', () => {
+    assert.throws(() => new ConnectionPool({ requests: 0, streams: 16 }), /requests must be a positive integer/);
+    assert.throws(() => new ConnectionPool({ requests: 4, streams: 1.5 }), /streams must be a positive integer/);
   });
 
   it('resolves again only after its time to live', async () => {
     const kc = changing('https://api:6443', { connection: { headers: {}, tls: { rejectUnauthorized: true } } });
-    const pool = new ConnectionPool(4, 60_000);
+    const pool = new ConnectionPool(LIMITS, 60_000);
     await Promise.all([pool.credentials(kc), pool.credentials(kc)]);
     await pool.credentials(kc);
     assert.equal(kc.resolved, 1);
@@ -36,7 +55,7 @@ describe('ConnectionPool', () => {
 
   it('uses a plain keep-alive HTTP agent for an http server', async () => {
     const kc = changing('http://127.0.0.1:8080', { connection: { headers: {}, tls: { rejectUnauthorized: true } } });
-    const { agent } = await new ConnectionPool(4, 0).credentials(kc);
+    const { agent } = await new ConnectionPool(LIMITS, 0).credentials(kc);
     assert.ok(agent instanceof http.Agent && !(agent instanceof PooledAgent));
   });
 
@@ -47,7 +66,7 @@ describe('ConnectionPool', () => {
       namespace: undefined,
       connection: () => (fail ? Promise.reject(new Error('plugin failed')) : Promise.resolve({ headers: {}, tls: { rejectUnauthorized: true } })),
     };
-    const pool = new ConnectionPool(4, 60_000);
+    const pool = new ConnectionPool(LIMITS, 60_000);
     await assert.rejects(pool.credentials(kc), /plugin failed/);
     fail = false;
     assert.ok((await pool.credentials(kc)).agent);

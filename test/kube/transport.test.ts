@@ -90,6 +90,29 @@ describe('KubeTransport against a local server', () => {
     await assert.rejects(transport.send({ method: 'GET', path: '/half' }));
   });
 
+  it('sends requests over at most maxSockets connections, and a long stream takes none of them', async () => {
+    const held: ServerResponse[] = [];
+    const requestPorts = new Set<number>();
+    answer = (req, res) => {
+      if (req.url?.startsWith('/watch')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('\n');
+        held.push(res); // a watch that lasts until the test ends it
+        return;
+      }
+      requestPorts.add(req.socket.remotePort ?? 0);
+      setTimeout(() => res.end('{}'), 5);
+    };
+    const transport = createKubeTransport(plainKubeConfig(base), { maxSockets: 2, maxStreams: 4 });
+    const watches = new AbortController();
+    const streams = await Promise.all([1, 2, 3].map((i) => transport.stream(`/watch/${i}`, {}, watches.signal)));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => transport.send({ method: 'PATCH', path: `/write/${i}`, body: {} })));
+    assert.equal(requestPorts.size, 2, 'twenty writes shared two connections while three watches stayed open');
+    watches.abort();
+    for (const stream of streams) stream.destroy();
+    for (const res of held) res.end();
+  });
+
   it("stops at the caller's signal", async () => {
     answer = () => undefined;
     const transport = createKubeTransport(plainKubeConfig(base), { timeoutMs: 60_000 });
