@@ -13,7 +13,7 @@ function changing(server: string, current: { connection: Connection }): KubeConf
 const LIMITS = { requests: 4, streams: 16 };
 
 describe('ConnectionPool', () => {
-  it('keeps one keep-alive agent while the TLS material stays, and a new one when it changes', async () => {
+  it('keeps its keep-alive agents while the TLS material stays, and new ones when it changes', async () => {
     const current = { connection: { headers: { Authorization: 'Bearer a' }, tls: { rejectUnauthorized: true } } as Connection };
     const kc = changing('https://api:6443', current);
     const pool = new ConnectionPool(LIMITS, 0);
