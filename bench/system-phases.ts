@@ -132,8 +132,7 @@ export async function workloadNamespace(ctx: BenchContext, name: string, revisio
  */
 export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnType<typeof workloadNamespace>>): Promise<void> {
   space.stopWatching();
-  const custom = ctx.kc.makeApiClient(CustomObjectsApi);
-  const collection = { group: 'argoproj.io', version: 'v1alpha1', namespace: space.name };
+  const collection = (plural: string): string => `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(space.name)}/${plural}`;
   // Every step is safe to repeat; the API server, busy with the mass delete, sometimes drops the
   // connection of the one large list (seen once in a probe: "socket hang up"), so a failure tries again.
   // The Applications go first, while their owners exist: deleting the ApplicationSets first left every
@@ -142,13 +141,13 @@ export async function clearNamespace(ctx: BenchContext, space: Awaited<ReturnTyp
   await waitFor(
     async () => {
       await deleteApplications(ctx, space.name);
-      await custom.deleteCollectionNamespacedCustomObject({ ...collection, plural: 'applicationsets' });
+      await ctx.transport.send({ method: 'DELETE', path: collection('applicationsets') });
       return true;
     },
     { what: `namespace ${space.name} to be cleared`, timeoutMs: 900_000, intervalMs: 1000 },
   );
   const left = async (plural: string): Promise<number> =>
-    ((await custom.listNamespacedCustomObject({ ...collection, plural, limit: 1 })) as { items: unknown[] }).items.length;
+    (await ctx.transport.request<{ items: unknown[] }>({ method: 'GET', path: collection(plural), query: { limit: 1 } })).items.length;
   await waitFor(async () => (await left('applications')) + (await left('applicationsets')) === 0, {
     what: `namespace ${space.name} to be empty`,
     timeoutMs: 300_000,

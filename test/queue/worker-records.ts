@@ -63,7 +63,7 @@ export function findOverlaps(runs: ProcessRun[]): string[] {
   return overlaps;
 }
 
-/** Keys whose last add (epoch ms) has no run that started after it. */
+/** Keys whose last add (a `preciseNow` time) has no run that started after it. */
 export function keysMissingRunAfter(lastAdds: Map<string, number>, runs: ProcessRun[]): string[] {
   const latestStart = new Map<string, number>();
   for (const run of runs) latestStart.set(run.key, Math.max(latestStart.get(run.key) ?? -Infinity, run.start));

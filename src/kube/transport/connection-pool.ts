@@ -75,8 +75,7 @@ export class ConnectionPool {
   }
 
   private plain(): AgentPair {
-    const agent = (maxSockets: number) => new http.Agent({ keepAlive: true, maxSockets, timeout: 30_000 });
-    this.plainAgents ??= { requests: agent(this.limits.requests), streams: agent(this.limits.streams) };
+    this.plainAgents ??= this.pair((maxSockets) => new http.Agent({ keepAlive: true, maxSockets, timeout: 30_000 }));
     return this.plainAgents;
   }
 
@@ -86,12 +85,16 @@ export class ConnectionPool {
       // One secure context for every connection: building it (parsing the CA bundle) is the costly part.
       // The agents' own options stay free of certificates: Node names its connection pools by them, per request.
       const secureContext = tls.createSecureContext({ ca, cert, key });
-      const agent = (maxSockets: number) => new PooledAgent({ secureContext, rejectUnauthorized, servername, keepAlive: true, maxSockets, timeout: 30_000 });
       // The replaced agents' connections finish their requests and then close after their idle timeout.
-      this.agents = { requests: agent(this.limits.requests), streams: agent(this.limits.streams) };
+      this.agents = this.pair((maxSockets) => new PooledAgent({ secureContext, rejectUnauthorized, servername, keepAlive: true, maxSockets, timeout: 30_000 }));
       this.agentMaterial = material;
     }
     return this.agents;
+  }
+
+  /** A request agent and a stream agent made by `agent`, each with its limit. */
+  private pair(agent: (maxSockets: number) => HttpAgent): AgentPair {
+    return { requests: agent(this.limits.requests), streams: agent(this.limits.streams) };
   }
 }
 
