@@ -14,11 +14,14 @@ describe('preciseNow across processes', () => {
       ['--input-type=module', '-e', `const { preciseNow } = await import(${JSON.stringify(clock)}); process.on('message', () => process.send(preciseNow()));`],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     );
+    // A child that dies (say, cannot load the module) fails the test instead of leaving it waiting.
+    const died = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the child process exited with ${String(code)}`)));
+    died.catch(() => undefined);
     try {
       const violations: string[] = [];
       for (let i = 0; i < 50; i++) {
         const before = preciseNow();
-        const answer = once(child, 'message');
+        const answer = Promise.race([once(child, 'message'), died]);
         child.send('now?');
         const [theirs] = (await answer) as [number];
         const after = preciseNow();

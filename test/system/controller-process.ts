@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../../src/environment/local/managed-process.js';
-import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 import { freePort } from '../../src/environment/local/free-port.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
+import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 
 const APPSET_BIN = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
 
