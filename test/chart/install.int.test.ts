@@ -22,6 +22,7 @@ import { createControllerNamespace, createTestNamespace, type TestNamespace } fr
 import { adminKubeConfig, impersonatingKubeConfig, sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
 import { CHART_DIR, helm } from './helm.js';
+import { forbiddenLines } from './forbidden-lines.js';
 
 const G = { group: 'argoproj.io', version: 'v1alpha1' };
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
@@ -142,8 +143,6 @@ async function waitWithLogs<T>(
     );
   }
 }
-
-const forbiddenLines = (logs: string[]): string[] => logs.filter((line) => /forbidden|\b403\b/i.test(line));
 
 describe('chart installed into the real API server; the controller runs as its ServiceAccount', () => {
   const kc = adminKubeConfig();
