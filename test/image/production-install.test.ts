@@ -11,10 +11,16 @@ import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 
+/** The lines of the Dockerfile stage named `stage`, from its FROM line to the next; empty when there is none. */
+function stageBody(stage: string): string {
+  return DOCKERFILE.split(/^FROM /m).find((part) => new RegExp(`^\\S+ AS ${stage}\\s*$`, 'm').test(part.split('\n')[0] ?? '')) ?? '';
+}
+
 /** The `RUN npm ...` line of the Dockerfile stage named `stage`. */
 function npmCommandOf(stage: string): string[] {
-  const body = DOCKERFILE.split(/^FROM /m).find((part) => new RegExp(`^\\S+ AS ${stage}\\s*$`, 'm').test(part.split('\n')[0] ?? ''));
-  const run = body?.split('\n').find((line) => line.startsWith('RUN npm '));
+  const run = stageBody(stage)
+    .split('\n')
+    .find((line) => line.startsWith('RUN npm '));
   if (!run) throw new Error(`the Dockerfile has no stage ${stage} with a RUN npm line`);
   return run.slice('RUN '.length).trim().split(/\s+/);
 }
@@ -87,9 +93,8 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
   });
 
   it("sets the replica's process environment in the runtime stage, as the tests and benchmarks run replicas", () => {
-    const runtime = DOCKERFILE.split(/^FROM /m).find((part) => /^\S+ AS runtime\s*$/m.test(part.split('\n')[0] ?? '')) ?? '';
     const set = new Map(
-      runtime
+      stageBody('runtime')
         .split('\n')
         .filter((line) => line.startsWith('ENV '))
         .flatMap((line) => line.slice('ENV '.length).trim().split(/\s+/))
