@@ -42,12 +42,27 @@ argocd_dir="$cache/argocd-render-$argocd_version-$go_version-$argocd_source_hash
 
 log() { echo "build-binaries: $*" >&2; }
 
-# One build at a time per cache: a second clone (or CI) waits here and then finds the binaries built.
+# One build at a time per cache: a second clone (or CI) waits here and then finds the binaries built. A caller
+# whose parts are all built already does not wait (a test run needing etcd and kube need not wait for Argo
+# CD's build); a finished folder is moved into place whole, so its .complete marker means it is all there.
+wanted_dirs() {
+  if wanted etcd; then echo "$etcd_dir"; fi
+  if wanted kube; then echo "$kube_dir"; fi
+  if wanted helm; then echo "$helm_dir"; fi
+  if wanted gitea; then echo "$gitea_dir"; fi
+  if wanted argocd; then echo "$argocd_dir"; fi
+}
+all_built() {
+  local dir
+  for dir in $(wanted_dirs); do [ -f "$dir/.complete" ] || return 1; done
+}
 mkdir -p "$cache"
-exec 9>"$cache/.lock"
-if ! flock -n 9; then
-  log "another build holds $cache/.lock; waiting for it"
-  flock 9
+if ! all_built; then
+  exec 9>"$cache/.lock"
+  if ! flock -n 9; then
+    log "another build holds $cache/.lock; waiting for it"
+    flock 9
+  fi
 fi
 
 # build_into DIR MODULE_DIR LDFLAGS PKG... builds each package into DIR, atomically, if DIR is missing.
