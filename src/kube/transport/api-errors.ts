@@ -56,7 +56,12 @@ export function parseStatus(body: string): KubeStatus | undefined {
 
 /** The delay a 429/503 answer asked for (Retry-After), in ms. */
 export function retryAfter(response: IncomingMessage): number | undefined {
-  const seconds = Number(response.headers['retry-after']);
+  return retryAfterMs(response.headers['retry-after']);
+}
+
+/** A Retry-After header's seconds, in ms; undefined when absent or not a positive number. */
+export function retryAfterMs(header: string | undefined): number | undefined {
+  const seconds = Number(header);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 

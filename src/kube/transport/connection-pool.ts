@@ -1,11 +1,17 @@
 import https from 'node:https';
+import net from 'node:net';
 import tls from 'node:tls';
 import type { Agent as HttpAgent } from 'node:http';
 import { nodeHttp as http } from '../../runtime/node-http.js';
 import type { KubeConfig, TlsMaterial } from '../kubeconfig.js';
+import { Http1Connections } from './http1-connections.js';
+import { serverAddress } from './request-url.js';
 
 /** How long resolved credentials are reused: a token refreshed on disk is picked up within this. */
 const CREDENTIALS_TTL_MS = 5_000;
+
+/** An idle connection is closed after this long. */
+const IDLE_TIMEOUT_MS = 30_000;
 
 /** A keep-alive agent whose connections share one secure context. */
 export class PooledAgent extends https.Agent {}
@@ -18,18 +24,18 @@ export interface PoolLimits {
   readonly streams: number;
 }
 
-/** What {@link ConnectionPool.credentials} hands a request: its headers and the agents to send through. */
+/** What {@link ConnectionPool.credentials} hands a request: its headers and the connections to send through. */
 export interface Credentials {
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
-  /** The agent of JSON requests. */
-  readonly agent: HttpAgent;
+  /** The connections of JSON requests. */
+  readonly requests: Http1Connections;
   /** The agent of streams: a watch never takes a connection that writes wait for. */
   readonly streamAgent: HttpAgent;
 }
 
-/** A request agent and a stream agent sharing one TLS policy. */
+/** The request connections and the stream agent of one TLS policy. */
 interface AgentPair {
-  readonly requests: HttpAgent;
+  readonly requests: Http1Connections;
   readonly streams: HttpAgent;
 }
 
@@ -70,31 +76,48 @@ export class ConnectionPool {
 
   private async resolve(kc: KubeConfig): Promise<Credentials> {
     const { headers, tls: material } = await kc.connection();
-    const agents = kc.server.startsWith('http:') ? this.plain() : this.use(material);
-    return { headers, agent: agents.requests, streamAgent: agents.streams };
+    const agents = kc.server.startsWith('http:') ? this.plain(kc.server) : this.use(kc.server, material);
+    return { headers, requests: agents.requests, streamAgent: agents.streams };
   }
 
-  private plain(): AgentPair {
-    this.plainAgents ??= this.pair((maxSockets) => new http.Agent({ keepAlive: true, maxSockets, timeout: 30_000 }));
+  private plain(server: string): AgentPair {
+    const { hostname: host, port } = serverAddress(server);
+    this.plainAgents ??= {
+      requests: this.requestConnections(() => net.connect({ host, port })),
+      streams: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
+    };
     return this.plainAgents;
   }
 
-  private use(material: TlsMaterial): AgentPair {
+  private use(server: string, material: TlsMaterial): AgentPair {
     if (!this.agents || !this.agentMaterial || !sameTlsMaterial(this.agentMaterial, material)) {
-      const { ca, cert, key, rejectUnauthorized, servername } = material;
+      const { ca, cert, key, rejectUnauthorized } = material;
+      const { hostname: host, port } = serverAddress(server);
+      // As Node's https agent: no SNI for an address; the certificate is checked against the servername if given, else the host.
+      const servername = material.servername ?? (net.isIP(host) ? undefined : host);
       // One secure context for every connection: building it (parsing the CA bundle) is the costly part.
       // The agents' own options stay free of certificates: Node names its connection pools by them, per request.
       const secureContext = tls.createSecureContext({ ca, cert, key });
-      // The replaced agents' connections finish their requests and then close after their idle timeout.
-      this.agents = this.pair((maxSockets) => new PooledAgent({ secureContext, rejectUnauthorized, servername, keepAlive: true, maxSockets, timeout: 30_000 }));
+      // The replaced connections finish their requests and then close; the stream agent's after their idle timeout.
+      this.agents?.requests.retire();
+      this.agents = {
+        requests: this.requestConnections(() => tls.connect({ host, port, secureContext, rejectUnauthorized, ...(servername ? { servername } : {}) })),
+        streams: new PooledAgent({
+          secureContext,
+          rejectUnauthorized,
+          servername: material.servername,
+          keepAlive: true,
+          maxSockets: this.limits.streams,
+          timeout: IDLE_TIMEOUT_MS,
+        }),
+      };
       this.agentMaterial = material;
     }
     return this.agents;
   }
 
-  /** A request agent and a stream agent made by `agent`, each with its limit. */
-  private pair(agent: (maxSockets: number) => HttpAgent): AgentPair {
-    return { requests: agent(this.limits.requests), streams: agent(this.limits.streams) };
+  private requestConnections(connect: () => net.Socket): Http1Connections {
+    return new Http1Connections({ connect, maxConnections: this.limits.requests, idleTimeoutMs: IDLE_TIMEOUT_MS });
   }
 }
 

@@ -15,7 +15,7 @@ export interface RequestTarget {
 }
 
 /** A server URL taken apart once. */
-type ServerBase = Omit<RequestTarget, 'path'> & { readonly prefix: string };
+type ServerBase = Omit<RequestTarget, 'path'> & { readonly prefix: string; readonly hostHeader: string };
 const bases = new Map<string, ServerBase>();
 
 // Why not `new URL(server + path)` per request: the URL, its search parameters and Node's conversion
@@ -26,15 +26,32 @@ function serverBase(server: string): ServerBase {
     const url = new URL(server);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`API server URL ${server} is neither http nor https`);
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    base = { protocol: url.protocol, hostname, port: url.port ? Number(url.port) : undefined, prefix: url.pathname.replace(/\/+$/, '') };
+    base = {
+      protocol: url.protocol,
+      hostname,
+      port: url.port ? Number(url.port) : undefined,
+      prefix: url.pathname.replace(/\/+$/, ''),
+      hostHeader: url.host,
+    };
     bases.set(server, base);
   }
   return base;
 }
 
+/** Where the server of a URL listens, and its `Host` header (IPv6 in brackets, a default port left out). */
+export function serverAddress(server: string): {
+  readonly protocol: 'http:' | 'https:';
+  readonly hostname: string;
+  readonly port: number;
+  readonly hostHeader: string;
+} {
+  const { protocol, hostname, port, hostHeader } = serverBase(server);
+  return { protocol, hostname, port: port ?? (protocol === 'https:' ? 443 : 80), hostHeader };
+}
+
 /** The target of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
 export function requestTarget(kc: KubeConfig, path: string, query: Query = {}): RequestTarget {
-  const { prefix, ...base } = serverBase(kc.server);
+  const { prefix, hostHeader: _host, ...base } = serverBase(kc.server);
   let search = '';
   for (const name in query) {
     const value = query[name];

@@ -1,0 +1,210 @@
+/** An answer that does not follow HTTP/1.1: the connection cannot be trusted any more. */
+export class MalformedResponseError extends Error {
+  override readonly name = 'MalformedResponseError';
+}
+
+/** Longest head (status line and headers) accepted; the API server's are well under 1 KiB. */
+const MAX_HEAD_BYTES = 64 * 1024;
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+/** The status code of a head's status line (`HTTP/1.1 200 OK`). */
+function statusCode(head: string): number {
+  const code = Number(head.slice(9, 12));
+  const separator = head.charCodeAt(12);
+  if (
+    !head.startsWith('HTTP/1.') ||
+    head.charCodeAt(8) !== 0x20 ||
+    !(code >= 100 && code <= 999) ||
+    !(Number.isNaN(separator) || separator === 0x20 || separator === 0x0d)
+  )
+    throw new MalformedResponseError(`not an HTTP/1.1 status line: ${JSON.stringify(head.slice(0, 40))}`);
+  return code;
+}
+
+/** The trimmed value of the first `name` header of a lower-cased head, if any. */
+function headerValue(lower: string, name: string): string | undefined {
+  const at = lower.indexOf(`\r\n${name}:`);
+  if (at < 0) return undefined;
+  const start = at + name.length + 3;
+  const end = lower.indexOf('\r\n', start);
+  return lower.slice(start, end < 0 ? undefined : end).trim();
+}
+
+/** How the body's end is known. */
+type Framing = 'length' | 'chunked' | 'close';
+
+/**
+ * Reads one HTTP/1.1 response from the bytes of a connection, fed in as they arrive: the status, the
+ * few headers a client of the API server needs, and the body (kept only when asked for), de-chunked.
+ * Interim 1xx answers are skipped. What it does not need it does not decode: an unread body is only counted.
+ */
+export class ResponseReader {
+  /** The final status code, once the head has arrived (0 before). */
+  status = 0;
+  /** Seconds of a `Retry-After` header, as sent. */
+  retryAfter: string | undefined;
+  /** False when the server said `Connection: close` or the body runs to the end of the connection. */
+  keepAlive = true;
+  private head: Buffer | undefined;
+  private framing: Framing = 'length';
+  /** Bytes of the body (or of the current chunk) still to come. */
+  private remaining = 0;
+  /** Within a chunked body: waiting for a size line, for the CRLF after a chunk's data, or for the trailers. */
+  private chunkState: 'size' | 'data-end' | 'trailers' = 'size';
+  private pending: Buffer | undefined;
+  private readonly parts: Buffer[] = [];
+  private done = false;
+
+  /** `keepBody`: collect the body for {@link body}; otherwise (and only for a 2xx answer) its bytes are only counted. */
+  constructor(private keepBody: boolean) {}
+
+  /** Feeds the next bytes; true once the response is complete. Bytes past its end are a protocol error. */
+  push(chunk: Buffer): boolean {
+    if (this.done) throw new MalformedResponseError('bytes arrived after the end of the response');
+    let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = undefined;
+    if (this.status === 0) {
+      const rest = this.readHead(data);
+      if (rest === undefined) return false;
+      data = rest;
+    }
+    this.done = this.readBody(data);
+    return this.done;
+  }
+
+  /** The connection ended: completes a body that runs to the end of the connection, else an error. */
+  end(): void {
+    if (this.done) return;
+    if (this.status !== 0 && this.framing === 'close') {
+      this.done = true;
+      return;
+    }
+    throw new MalformedResponseError('the connection ended before the response was complete');
+  }
+
+  /** True once the whole response has been read. */
+  get complete(): boolean {
+    return this.done;
+  }
+
+  /** The body as text (empty unless it was kept). */
+  body(): string {
+    return this.parts.length === 1 ? this.parts[0]!.toString('utf8') : Buffer.concat(this.parts).toString('utf8');
+  }
+
+  /** Parses the head when it is all there; returns the bytes after it, or undefined while it is incomplete. */
+  private readHead(data: Buffer): Buffer | undefined {
+    for (;;) {
+      const end = data.indexOf(HEAD_END);
+      if (end < 0) {
+        if (data.length > MAX_HEAD_BYTES) throw new MalformedResponseError(`a response head longer than ${MAX_HEAD_BYTES} bytes`);
+        this.pending = data;
+        return undefined;
+      }
+      const head = data.toString('latin1', 0, end);
+      const rest = data.subarray(end + HEAD_END.length);
+      const code = statusCode(head);
+      if (code >= 100 && code < 200) {
+        data = rest; // an interim answer (100 Continue): the real one follows
+        continue;
+      }
+      this.status = code;
+      if (code >= 300) this.keepBody = true; // an error's Status is always read
+      this.readHeaders(head, head.startsWith('HTTP/1.0'));
+      return rest;
+    }
+  }
+
+  // One lower-cased copy of the head and a look-up per header: splitting it into lines and fields per
+  // answer cost more than the rest of reading an answer.
+  private readHeaders(head: string, http10: boolean): void {
+    const lower = head.toLowerCase();
+    const lengthValue = headerValue(lower, 'content-length');
+    let length: number | undefined;
+    if (lengthValue !== undefined) {
+      if (!/^\d+$/.test(lengthValue) || lower.indexOf('\r\ncontent-length:', lower.indexOf('\r\ncontent-length:') + 1) >= 0)
+        throw new MalformedResponseError(`a bad or repeated Content-Length: ${JSON.stringify(lengthValue)}`);
+      length = Number(lengthValue);
+    }
+    const chunked = headerValue(lower, 'transfer-encoding')?.split(',').at(-1)?.trim() === 'chunked';
+    const connection = headerValue(lower, 'connection') ?? '';
+    const close = connection.split(',').some((token) => token.trim() === 'close') || (http10 && !connection.includes('keep-alive'));
+    this.retryAfter = headerValue(lower, 'retry-after');
+    // No body for these whatever the headers say (RFC 9112 section 6.3).
+    const bodiless = this.status === 204 || this.status === 304;
+    if (bodiless) this.framing = 'length';
+    else if (chunked) this.framing = 'chunked';
+    else if (length !== undefined) this.framing = 'length';
+    else this.framing = 'close';
+    this.remaining = bodiless ? 0 : (length ?? 0);
+    this.keepAlive = !close && this.framing !== 'close';
+  }
+
+  /** Consumes body bytes; true when the body ended. */
+  private readBody(data: Buffer): boolean {
+    if (this.framing === 'close') {
+      this.take(data);
+      return false;
+    }
+    if (this.framing === 'length') {
+      if (data.length > this.remaining) throw new MalformedResponseError('more bytes than the Content-Length');
+      this.take(data);
+      this.remaining -= data.length;
+      return this.remaining === 0;
+    }
+    return this.readChunks(data);
+  }
+
+  private readChunks(data: Buffer): boolean {
+    let at = 0;
+    while (at < data.length) {
+      if (this.chunkState === 'size' || this.chunkState === 'trailers') {
+        const next = this.readChunkLine(data, at);
+        if (next === 'incomplete') return false;
+        if (next === 'end') return true;
+        at = next;
+      } else if (this.remaining > 0) {
+        // Inside a chunk's data.
+        const take = Math.min(this.remaining, data.length - at);
+        this.take(data.subarray(at, at + take));
+        this.remaining -= take;
+        at += take;
+      } else {
+        // The CRLF that closes a chunk's data.
+        if (data.length - at < 2) {
+          this.pending = data.subarray(at);
+          return false;
+        }
+        if (data[at] !== 0x0d || data[at + 1] !== 0x0a) throw new MalformedResponseError('a chunk did not end with CRLF');
+        at += 2;
+        this.chunkState = 'size';
+      }
+    }
+    return false;
+  }
+
+  /** Reads a chunk size line or a trailer line at `at`: where the next part starts, or that the body ended or needs more bytes. */
+  private readChunkLine(data: Buffer, at: number): number | 'incomplete' | 'end' {
+    const lineEnd = data.indexOf('\r\n', at);
+    if (lineEnd < 0) {
+      this.pending = data.subarray(at);
+      if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedResponseError('a chunk size line without an end');
+      return 'incomplete';
+    }
+    const line = data.toString('latin1', at, lineEnd);
+    if (this.chunkState === 'trailers') {
+      if (line !== '') return lineEnd + 2; // a trailer field: not needed
+      if (lineEnd + 2 !== data.length) throw new MalformedResponseError('bytes arrived after the end of the response');
+      return 'end';
+    }
+    const size = /^[0-9a-fA-F]+/.exec(line);
+    if (!size) throw new MalformedResponseError(`a bad chunk size line: ${JSON.stringify(line.slice(0, 40))}`);
+    this.remaining = parseInt(size[0], 16);
+    this.chunkState = this.remaining === 0 ? 'trailers' : 'data-end';
+    return lineEnd + 2;
+  }
+
+  private take(bytes: Buffer): void {
+    if (this.keepBody && bytes.length > 0) this.parts.push(bytes);
+  }
+}
