@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Application } from '../../model/objects.js';
 import { getAt, parsePointer, removeAt, setAt } from './json-pointer.js';
 
@@ -82,7 +82,7 @@ export function intentHash(intent: Application): string {
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(intent.metadata.annotations ?? {})) if (key !== INTENT_HASH_ANNOTATION) annotations[key] = value;
   const canonical = canonicalJson({ ...intent, metadata: { ...intent.metadata, annotations } });
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+  return hash('sha256', canonical, 'hex').slice(0, 32);
 }
 
 /**

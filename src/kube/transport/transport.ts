@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '../kubeconfig.js';
 import { AppsetError } from '../../model/errors.js';
@@ -90,8 +90,7 @@ export function createKubeTransport(kc: KubeConfig, options: KubeTransportOption
     send: async (request) => void (await withRetry(request, false)),
     stream: async (path, query, signal, streamOptions = {}) => {
       const headers = streamOptions.gzip ? { 'Accept-Encoding': 'gzip' } : {};
-      const { headers: auth, streamAgent } = await pool.credentials(kc);
-      const response = await open(kc, { headers: auth, agent: streamAgent }, { method: 'GET', path, query, signal }, headers, undefined).answered;
+      const response = await openStream(kc, await pool.credentials(kc), path, query, signal, headers);
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) return response;
       const body = (await readBody(response).catch(() => Buffer.alloc(0))).toString('utf8');
@@ -178,25 +177,25 @@ function requestText(kc: KubeConfig, credentials: Credentials, request: KubeRequ
 }
 
 /**
- * Sends one request with the pool's credentials and agent: the request (to destroy on a deadline) and its
- * response once the headers arrived. `request.signal`, when given, aborts both.
+ * Opens one stream (a list page or a watch) with the stream agent: its response once the headers arrived.
+ * `signal` aborts it.
  */
-function open(
+function openStream(
   kc: KubeConfig,
-  credentials: { headers: Credentials['headers']; agent: Credentials['streamAgent'] },
-  request: KubeRequest,
+  credentials: Pick<Credentials, 'headers' | 'streamAgent'>,
+  path: string,
+  query: Query,
+  signal: AbortSignal,
   extraHeaders: OutgoingHttpHeaders,
-  body: string | undefined,
-): { outgoing: ClientRequest; answered: Promise<IncomingMessage> } {
-  const { protocol, ...target } = requestTarget(kc, request.path, request.query);
-  const { headers, agent } = credentials;
+): Promise<IncomingMessage> {
+  const { protocol, ...target } = requestTarget(kc, path, query);
   const options: https.RequestOptions = {
     ...target,
     // The agent carries the TLS material as one secure context.
-    headers: { ...(headers as OutgoingHttpHeaders), Accept: 'application/json', ...extraHeaders },
-    agent,
-    method: request.method,
-    ...(request.signal ? { signal: request.signal } : {}),
+    headers: { ...(credentials.headers as OutgoingHttpHeaders), Accept: 'application/json', ...extraHeaders },
+    agent: credentials.streamAgent,
+    method: 'GET',
+    signal,
   };
   const outgoing = (protocol === 'http:' ? http.request : https.request)(options);
   const answered = new Promise<IncomingMessage>((resolve, reject) => {
@@ -210,6 +209,6 @@ function open(
       reject(stale ? new StaleConnectionError(error) : error);
     });
   });
-  outgoing.end(body);
-  return { outgoing, answered };
+  outgoing.end();
+  return answered;
 }
