@@ -4,7 +4,10 @@ import { ARGOPROJ_API_VERSION, ownerReferenceTo, type Application, type Applicat
 /**
  * The Application an ApplicationSet wants, from what the renderer produced (which already applied
  * Argo CD's finalizer rule): in the ApplicationSet's namespace and controlled by it, so the garbage
- * collector removes it with its ApplicationSet.
+ * collector removes it with its ApplicationSet. The spec is the renderer's own, not a copy: nothing
+ * downstream writes to it (the apply intent and the rollout copy what they change), and a remembered
+ * render's spec is frozen, so a write would throw rather than go unnoticed. The copy was 1.4 % of a
+ * replica's CPU in a converge.
  */
 export function desiredApplication(rendered: GeneratedApplication, appset: ApplicationSetIdentity): Application {
   const { labels, annotations, finalizers } = rendered.metadata;
@@ -19,6 +22,6 @@ export function desiredApplication(rendered: GeneratedApplication, appset: Appli
       ...(finalizers && finalizers.length > 0 ? { finalizers: [...finalizers] } : {}),
       ownerReferences: [ownerReferenceTo(appset)],
     },
-    spec: structuredClone(rendered.spec),
+    spec: rendered.spec,
   };
 }
