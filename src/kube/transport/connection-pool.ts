@@ -81,11 +81,13 @@ export class ConnectionPool {
   }
 
   private plain(server: string): AgentPair {
-    const { hostname: host, port } = serverAddress(server);
-    this.plainAgents ??= {
-      requests: this.requestConnections(() => net.connect({ host, port })),
-      streams: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
-    };
+    if (!this.plainAgents) {
+      const { hostname: host, port } = serverAddress(server);
+      this.plainAgents = {
+        requests: this.requestConnections(() => net.connect({ host, port })),
+        streams: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
+      };
+    }
     return this.plainAgents;
   }
 

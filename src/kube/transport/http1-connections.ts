@@ -144,19 +144,20 @@ export class Http1Connections {
     this.finish(connection, job, reader);
   }
 
+  /** The server ended the connection: that completes an answer whose body runs to the end, else the close handles it. */
   private onEnd(connection: Connection): void {
     const { job, reader } = connection;
-    if (job && reader?.status) {
-      try {
-        reader.end();
-        this.finish(connection, job, reader);
-        return;
-      } catch (error) {
-        this.fail(connection, error);
-        return;
-      }
+    if (!job || !reader?.status) {
+      connection.socket.destroy();
+      return;
     }
-    connection.socket.destroy();
+    try {
+      reader.end();
+    } catch (error) {
+      this.fail(connection, error);
+      return;
+    }
+    this.finish(connection, job, reader);
   }
 
   private finish(connection: Connection, job: Job, reader: ResponseReader): void {

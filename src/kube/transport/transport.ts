@@ -142,13 +142,16 @@ class RequestAbortedError extends AppsetError {
   }
 }
 
-/** Header lines of each credentials' headers, built once: every request of a replica sends the same ones. */
+/**
+ * The `Host` line and the credential lines of each credentials' headers, built once: every request of a
+ * transport sends the same ones (a transport has one server; credentials are resolved anew every few seconds).
+ */
 const headerBlocks = new WeakMap<Credentials['headers'], string>();
 
-function headerBlock(headers: Credentials['headers']): string {
+function headerBlock(kc: KubeConfig, headers: Credentials['headers']): string {
   let block = headerBlocks.get(headers);
   if (block === undefined) {
-    block = '';
+    block = `Host: ${serverAddress(kc.server).hostHeader}\r\n`;
     for (const [name, value] of Object.entries(headers)) {
       for (const one of typeof value === 'string' ? [value] : value) {
         // A line break in a token or an impersonated name would start a header (or a request) of its own.
@@ -169,7 +172,7 @@ function requestText(kc: KubeConfig, credentials: Credentials, request: KubeRequ
   const { path } = requestTarget(kc, request.path, request.query);
   // Paths are escaped by their builders (pathSegment, the query's encoding); anything else is a bug, never sent.
   if (!/^\/[\x21-\x7e]*$/.test(path)) throw new Error(`${request.method} ${JSON.stringify(path)}: a request path must be escaped`);
-  let head = `${request.method} ${path} HTTP/1.1\r\nHost: ${serverAddress(kc.server).hostHeader}\r\n${headerBlock(credentials.headers)}Accept: application/json\r\n`;
+  let head = `${request.method} ${path} HTTP/1.1\r\n${headerBlock(kc, credentials.headers)}Accept: application/json\r\n`;
   if (request.body === undefined) return `${head}\r\n`;
   const body = JSON.stringify(request.body);
   head += `Content-Type: ${request.contentType ?? 'application/json'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
