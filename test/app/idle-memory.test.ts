@@ -39,6 +39,17 @@ function withHarness(body: (h: ReturnType<typeof harness>) => void, growthMiB?: 
   }
 }
 
+/** Collections after one burst of work that grew the heap by `growthMiB`, then 15 s without work. */
+function collectionsAfterOneBurst(growthMiB: number): number {
+  let collections = 0;
+  withHarness((h) => {
+    h.idle.activity();
+    h.wait(15_000);
+    collections = h.collections();
+  }, growthMiB);
+  return collections;
+}
+
 describe('releasing memory when the replica is idle', () => {
   it('collects once after work stopped for 10 s, and not again until work ran again', () => {
     withHarness((h) => {
@@ -68,19 +79,11 @@ describe('releasing memory when the replica is idle', () => {
   });
 
   it('leaves a heap that grew little alone', () => {
-    withHarness((h) => {
-      h.idle.activity();
-      h.wait(15_000);
-      assert.equal(h.collections(), 0);
-    }, 3);
+    assert.equal(collectionsAfterOneBurst(3), 0);
   });
 
   it('gives back what converging 1,000 Applications leaves (the heap grows by about 9 MiB)', () => {
-    withHarness((h) => {
-      h.idle.activity();
-      h.wait(15_000);
-      assert.equal(h.collections(), 1);
-    }, 9);
+    assert.equal(collectionsAfterOneBurst(9), 1);
   });
 
   it("V8's memory-reducing collection gives a burst's garbage back to the operating system", () => {
