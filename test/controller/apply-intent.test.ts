@@ -176,6 +176,15 @@ describe('intentHash', () => {
       { b: undefined, a: [[], {}], '\u2028': 'line separator', 'key"quote': '\\' },
       { Z: 1, a: 2, _: 3, '10': 4, '9': 5, é: 6, '\ud83d\ude00': 7, A: { nested: [{ z: true, y: false }] } },
       'plain',
+      // Strings that need JSON.stringify's escaping and strings that look as if they might.
+      {
+        'tab\there': 'nul\u0000 bell\u0007 unit\u001f',
+        'del\u007f': 'lone \ud800 high, lone \udc00 low',
+        pair: '\ud83d\ude00',
+        back: 'a\\b "q"',
+        '/': '</script>',
+      },
+      '\u2028\u2029\u00a0\uffff',
       42,
       null,
       true,

@@ -91,6 +91,7 @@ export function intentHash(intent: Application): string {
  * every Application look changed once (test/controller/apply-intent.test.ts pins it to a reference).
  */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === 'string') return quoted(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
@@ -106,8 +107,21 @@ export function canonicalJson(value: unknown): string {
   for (const key of keys) {
     const member = record[key];
     if (member === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    text += `${first ? '' : ','}${quoted(key)}:${canonicalJson(member)}`;
     first = false;
   }
   return text + '}';
+}
+
+// What JSON.stringify escapes in a string: quotes, backslashes and control characters, and lone surrogates (paired
+// ones it leaves, but they go the slow way too, which keeps the check simple).
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * `text` as JSON.stringify writes it. Nearly every key and value of an Application needs no escaping, and
+ * quoting those directly made the canonical JSON of a rendered Application about 30 % cheaper (session 21).
+ */
+function quoted(text: string): string {
+  return NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
 }

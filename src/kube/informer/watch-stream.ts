@@ -40,12 +40,9 @@ export async function streamWatch(
   const forwardAbort = (): void => controller.abort(options.signal.reason);
   options.signal.addEventListener('abort', forwardAbort, { once: true });
   if (options.signal.aborted) forwardAbort();
-  let timer: NodeJS.Timeout | undefined;
-  const rearm = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new SilenceError(options.silenceMs)), options.silenceMs);
-  };
-  rearm();
+  // One timer, restarted in place whenever bytes arrive: a new timer per chunk cost more than the restart.
+  const timer = setTimeout(() => controller.abort(new SilenceError(options.silenceMs)), options.silenceMs);
+  const rearm = (): void => void timer.refresh();
   try {
     const response = await open(controller.signal);
     rearm();
