@@ -23,7 +23,8 @@ function startLocal(): { ready: Promise<string>; output: () => string; exited: P
     child.stderr.on('data', collect);
     child.on('exit', (code) => reject(new Error(`appset local exited with ${code} before it was ready:\n${output}`)));
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the last lines (the clean-up report) can still be unread when the process exits.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { ready, output: () => output, exited, stop: () => void child.kill('SIGINT') };
 }
 

@@ -25,15 +25,16 @@ export function buildScriptPath(): string {
 /**
  * Builds `parts` if the version-keyed cache lacks them (progress goes to stderr) and returns the
  * KEY=path pairs the script reports. Fails loudly when a build fails: nothing runs without a part.
+ * `script` is the build script (another one only in tests).
  */
-export async function buildParts(parts: readonly BinaryPart[]): Promise<ReadonlyMap<string, string>> {
-  const script = buildScriptPath();
+export async function buildParts(parts: readonly BinaryPart[], script = buildScriptPath()): Promise<ReadonlyMap<string, string>> {
   const stdout = await new Promise<string>((resolve, reject) => {
     const child = spawn('bash', [script, ...parts], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);
-    child.on('exit', (code) =>
+    // 'close', not 'exit': the process can exit before its output is read, and a report read early is empty.
+    child.on('close', (code) =>
       code === 0 ? resolve(out) : reject(new BinaryBuildError(`building ${parts.join(', ')} failed (exit code ${code}; ${script} printed why above)`)),
     );
   });
