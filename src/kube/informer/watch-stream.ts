@@ -40,7 +40,7 @@ export async function streamWatch(
   const forwardAbort = (): void => controller.abort(options.signal.reason);
   options.signal.addEventListener('abort', forwardAbort, { once: true });
   if (options.signal.aborted) forwardAbort();
-  // One timer, restarted in place whenever bytes arrive: a new timer per chunk cost more than the restart.
+  // One timer, restarted in place whenever bytes arrive, rather than a new Timeout object for every chunk.
   const timer = setTimeout(() => controller.abort(new SilenceError(options.silenceMs)), options.silenceMs);
   const rearm = (): void => void timer.refresh();
   try {
