@@ -1,8 +1,8 @@
 // The test command: starts the real test environment once, runs every test file with node's test
 // runner against it, and tears the environment down however the run ends.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePrerequisites, extendProcessPath, MissingPrerequisitesError } from '../src/environment/ensure-prerequisites.js';
@@ -10,6 +10,7 @@ import { processSurroundings, TEST_PREREQUISITES } from '../src/environment/prer
 import { BinaryBuildError, buildParts, reported, type BinaryPart } from '../src/environment/local/binaries.js';
 import { TestEnvironment } from '../src/environment/local/environment.js';
 import { ENV_INFO_VARIABLE } from './env/shared-environment.js';
+import { createRunTemp } from './run-temp.js';
 
 const testRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -35,8 +36,7 @@ interface BatchResult {
  * Runs `files` with node's test runner, `concurrency` files at once: the spec reporter on the console,
  * TAP into a file whose summary gives the counts for the closing line.
  */
-function runNodeTests(files: string[], env: NodeJS.ProcessEnv, concurrency: number): Promise<BatchResult> {
-  const tapFile = join(mkdtempSync(join(tmpdir(), 'run-tests-')), 'results.tap');
+function runNodeTests(files: string[], env: NodeJS.ProcessEnv, concurrency: number, tapFile: string): Promise<BatchResult> {
   const args = [
     '--enable-source-maps',
     '--test',
@@ -117,7 +117,8 @@ async function main(): Promise<number> {
     argocdRender = reported(await buildParts(['argocd']), 'ARGOCD_RENDER_BIN');
     console.error(`run-tests: argocd built or cached in ${seconds(buildStarted)} s`);
   }
-  const env = { ...process.env };
+  const runTemp = createRunTemp();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...runTemp.env };
   if (argocdRender) env[ARGOCD_RENDER_VARIABLE] = argocdRender;
   if (needsEnvironment) {
     console.error(`run-tests: starting the test environment (etcd, kube-apiserver, kube-controller-manager, redis, git${giteaBinary ? ', gitea' : ''})`);
@@ -138,9 +139,9 @@ async function main(): Promise<number> {
       [files.filter(isSerial), 1],
     ];
     code = 0;
-    for (const [batch, concurrency] of batches) {
+    for (const [i, [batch, concurrency]] of batches.entries()) {
       if (batch.length === 0) continue;
-      const result = await runNodeTests(batch, env, concurrency);
+      const result = await runNodeTests(batch, env, concurrency, join(runTemp.path, `results-${i}.tap`));
       code = code || result.code;
       passed += result.passed;
       failed += result.failed;
@@ -148,7 +149,8 @@ async function main(): Promise<number> {
   } finally {
     const keep = code !== 0 && process.env.CI !== 'true';
     await environment?.stop(keep);
-    if (keep && environment) console.error(`run-tests: kept ${environment.run.root} for inspection`);
+    runTemp.finish(keep);
+    if (keep) console.error(`run-tests: kept ${[environment?.run.root, runTemp.path].filter(Boolean).join(' and ')} for inspection`);
   }
   console.error(`run-tests: ${files.length} files, tests ${seconds(testsStarted)} s, whole run ${seconds(started)} s, exit ${code}`);
   // The closing line counts both batches (the spec reporter's summaries count one batch each).
