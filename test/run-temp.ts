@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { createOwnedFolder } from '../src/environment/local/run-dir.js';
 
 /**
  * One temporary folder for a whole test run. Every test process gets it as `TMPDIR`, so the folders tests
  * make with mkdtemp (a few hundred per run: Git repositories, Helm homes, caches, logs) go with it when the
- * run ends instead of piling up in /tmp from run to run.
+ * run ends instead of piling up in /tmp from run to run. It is owned like an environment's run folder, so
+ * the next environment's start removes it if this run was killed before it could.
  */
 export interface RunTemp {
   readonly path: string;
@@ -15,9 +15,9 @@ export interface RunTemp {
   finish(keep: boolean): void;
 }
 
-/** Creates the run's temporary folder under the system's own. */
-export function createRunTemp(parent = tmpdir()): RunTemp {
-  const path = mkdtempSync(join(parent, 'appset-tests-'));
+/** Creates the run's temporary folder beside the environments' run folders (or under `parent`). */
+export function createRunTemp(parent?: string): RunTemp {
+  const path = createOwnedFolder('tests-', parent);
   return {
     path,
     env: { TMPDIR: path },

@@ -12,11 +12,20 @@ export interface RunDir {
 
 const runsRoot = (): string => join(tmpdir(), 'appset-test-env');
 
+/**
+ * A new folder under `parent` (default: where runs live) owned by this Node process: {@link reapStaleRuns}
+ * removes it once this process has died without removing it itself.
+ */
+export function createOwnedFolder(prefix: string, parent = runsRoot()): string {
+  mkdirSync(parent, { recursive: true });
+  const root = mkdtempSync(join(parent, prefix));
+  writeFileSync(join(root, 'owner.pid'), String(process.pid));
+  return root;
+}
+
 /** Creates the folders of a new run, owned by this Node process. */
 export function createRunDir(): RunDir {
-  mkdirSync(runsRoot(), { recursive: true });
-  const root = mkdtempSync(join(runsRoot(), `run-${process.pid}-`));
-  writeFileSync(join(root, 'owner.pid'), String(process.pid));
+  const root = createOwnedFolder(`run-${process.pid}-`);
   const pidDir = join(root, 'pids');
   const logDir = join(root, 'logs');
   mkdirSync(pidDir);
