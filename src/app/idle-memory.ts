@@ -27,6 +27,12 @@ export function v8IdleMemoryParts(): IdleMemoryParts {
   // The replica is started without --expose-gc; the flag still makes V8 give new contexts a gc function,
   // and only that context sees it (nothing is added to this one's globals).
   setFlagsFromString('--expose-gc');
+  // A last-resort collection runs several collections back to back, which ages every function that is not
+  // running until V8 throws its bytecode, type feedback and optimised code away: the next burst ran
+  // unoptimised and compiled its hot code again. Kept, an update wave of 10,000 Applications after an idle
+  // collection cost the replica 30-40 % less CPU, and the settled replica was no larger (docs/benchmarks.md,
+  // session 23).
+  setFlagsFromString('--no-flush-bytecode');
   const gc = runInNewContext('gc') as (options: { type: string; execution: string; flavor: string }) => void;
   return {
     heapSize: () => getHeapStatistics().total_physical_size,
