@@ -30,7 +30,7 @@ export function v8IdleMemoryParts(): IdleMemoryParts {
   // A last-resort collection runs several collections back to back, which ages every function that is not
   // running until V8 throws its bytecode, type feedback and optimised code away: the next burst ran
   // unoptimised and compiled its hot code again. Kept, an update wave of 10,000 Applications after an idle
-  // collection cost the replica 30-40 % less CPU, and the settled replica was no larger (docs/benchmarks.md,
+  // collection cost the replica 29 and 43 % less CPU in two pairs, and the settled replica was no larger (docs/benchmarks.md,
   // session 23).
   setFlagsFromString('--no-flush-bytecode');
   const gc = runInNewContext('gc') as (options: { type: string; execution: string; flavor: string }) => void;
