@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { controllerSettings } from '../../config/controller-settings.js';
 import { readControllerConfig } from '../../config/controller-config.js';
 import { commandOptionsOf, ConfigError, optionHelpOf } from '../../config/option-table.js';
+import { deferModuleLoading, REPLICA_DEFERRED_MODULES } from '../../runtime/deferred-modules.js';
 
 /** `appset controller`: the long-running controller that reconciles ApplicationSets in a cluster. */
 export const controllerCommand: Command = {
@@ -23,6 +24,8 @@ export const controllerCommand: Command = {
       io.err(`appset controller: ${error.message}\n`);
       return 2;
     }
+    // Before the controller's packages load, so that what they require and never use stays unloaded.
+    deferModuleLoading(REPLICA_DEFERRED_MODULES);
     // Loaded only when the controller runs: BullMQ and the controller's modules take a while to import.
     const [{ startController }, { loadKubeConfig }, { createLogger }] = await Promise.all([
       import('../../app/start-replica.js'),
