@@ -46,4 +46,15 @@ describe('a replica loads no module it does not use', () => {
       [],
     );
   });
+
+  it('Handlebars as its one-file build, not its CommonJS tree', () => {
+    assert.deepEqual(
+      loaded.required.filter((file) => file.includes('/handlebars/') && !file.endsWith('/handlebars/dist/handlebars.min.js')),
+      [],
+    );
+    assert.ok(
+      loaded.required.some((file) => file.endsWith('/handlebars/dist/handlebars.min.js')),
+      'the one-file build is what loads',
+    );
+  });
 });
