@@ -6,8 +6,6 @@ export interface DeferredModule {
   readonly requiredBy: string;
   /** The module, as `requiredBy` names it in its `require` call. */
   readonly specifier: string;
-  /** What loading it costs and why a replica does not need it at start. */
-  readonly why: string;
 }
 
 /**
@@ -16,26 +14,14 @@ export interface DeferredModule {
  * and collecting: together 1.3 MiB of heap and about 1.2 MiB of resident memory.
  */
 export const REPLICA_DEFERRED_MODULES: readonly DeferredModule[] = [
-  {
-    requiredBy: 'bullmq/dist/cjs/classes/job-scheduler.js',
-    specifier: 'cron-parser',
-    why: "BullMQ's job schedulers (repeatable jobs), which the queue does not use; with luxon, about 1 MiB of heap",
-  },
-  {
-    requiredBy: 'bullmq/dist/cjs/classes/redis-connection.js',
-    specifier: './node-redis-client',
-    why: "BullMQ's adapter for the node-redis client; the queue connects through ioredis",
-  },
-  {
-    requiredBy: 'bullmq/dist/cjs/classes/redis-connection.js',
-    specifier: './bun-redis-client',
-    why: "BullMQ's adapter for Bun's Redis client; the queue connects through ioredis",
-  },
-  {
-    requiredBy: 'prom-client/lib/metrics/processCpuTotal.js',
-    specifier: '@opentelemetry/api',
-    why: "prom-client's exemplars (trace ids on samples), which the metrics do not enable",
-  },
+  // BullMQ's job schedulers (repeatable jobs), which the queue does not use; with luxon, about 1 MiB of heap
+  { requiredBy: 'bullmq/dist/cjs/classes/job-scheduler.js', specifier: 'cron-parser' },
+  // BullMQ's adapter for the node-redis client; the queue connects through ioredis
+  { requiredBy: 'bullmq/dist/cjs/classes/redis-connection.js', specifier: './node-redis-client' },
+  // BullMQ's adapter for Bun's Redis client; the queue connects through ioredis
+  { requiredBy: 'bullmq/dist/cjs/classes/redis-connection.js', specifier: './bun-redis-client' },
+  // prom-client's exemplars (trace ids on samples), which the metrics do not enable
+  { requiredBy: 'prom-client/lib/metrics/processCpuTotal.js', specifier: '@opentelemetry/api' },
 ];
 
 /**

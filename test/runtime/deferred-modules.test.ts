@@ -26,6 +26,17 @@ function fixture(): { root: string; requirer: string; heavy: string } {
   return { root, requirer, heavy };
 }
 
+/** Runs `body` as an ES module in a fresh Node process after the replica's modules were deferred (`deferred`: their files); returns its output. */
+function afterDeferring(body: string, cwd?: string): string {
+  const script = `
+    import { createRequire } from 'node:module';
+    import { types } from 'node:util';
+    const { deferModuleLoading, REPLICA_DEFERRED_MODULES } = await import(${JSON.stringify(deferredModules)});
+    const deferred = deferModuleLoading(REPLICA_DEFERRED_MODULES);
+    ${body}`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', ...(cwd ? { cwd } : {}) });
+}
+
 const loads = (): number => (globalThis as { heavyLoads?: number }).heavyLoads ?? 0;
 
 describe('deferModuleLoading', () => {
@@ -37,7 +48,7 @@ describe('deferModuleLoading', () => {
     made.push(root);
     const require = createRequire(requirer);
     const before = loads();
-    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'heavy', why: 'test' }]), [heavy]);
+    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'heavy' }]), [heavy]);
     const user = require(requirer) as { use: (x: number) => number; has: () => boolean; heavy: object };
     assert.equal(loads(), before, 'requiring it did not run it');
     assert.equal(user.use(21), 42);
@@ -56,46 +67,38 @@ describe('deferModuleLoading', () => {
     made.push(root);
     const require = createRequire(requirer);
     require(heavy);
-    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'heavy', why: 'test' }]), []);
+    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'heavy' }]), []);
     assert.equal(types.isProxy(require.cache[heavy]?.exports), false);
-    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'not-installed', why: 'test' }]), []);
+    assert.deepEqual(deferModuleLoading([{ requiredBy: requirer, specifier: 'not-installed' }]), []);
   });
 });
 
 describe("the replica's deferred modules", () => {
   it('every one still resolves where its package requires it (a layout change fails here, not silently)', () => {
-    const script = `
-      import { createRequire } from 'node:module';
-      const { deferModuleLoading, REPLICA_DEFERRED_MODULES } = await import(${JSON.stringify(deferredModules)});
-      const deferred = deferModuleLoading(REPLICA_DEFERRED_MODULES);
+    const output = afterDeferring(`
       await import(${JSON.stringify(startReplica)});
       const cache = createRequire(import.meta.url).cache;
-      const { types } = await import('node:util');
       process.stdout.write(JSON.stringify({
         deferred: deferred.length,
         stillDeferred: deferred.filter((path) => types.isProxy(cache[path]?.exports)).length,
         luxon: Object.keys(cache).filter((file) => file.includes('/node_modules/luxon/')).length,
         bullmqLoaded: Object.keys(cache).some((file) => file.endsWith('/bullmq/dist/cjs/classes/worker.js')),
-      }));`;
-    const seen = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Record<string, unknown>;
+      }));`);
+    const seen = JSON.parse(output) as Record<string, unknown>;
     assert.deepEqual(seen, { deferred: REPLICA_DEFERRED_MODULES.length, stillDeferred: REPLICA_DEFERRED_MODULES.length, luxon: 0, bullmqLoaded: true });
   });
 
   it('a deferred module works when it is used: cron-parser through the BullMQ file that requires it', () => {
-    const script = `
-      import { createRequire } from 'node:module';
-      const { deferModuleLoading, REPLICA_DEFERRED_MODULES } = await import(${JSON.stringify(deferredModules)});
-      deferModuleLoading(REPLICA_DEFERRED_MODULES);
+    const output = afterDeferring(
+      `
       const require = createRequire(import.meta.url);
       const asBullMq = createRequire(require.resolve('bullmq/dist/cjs/classes/job-scheduler.js'));
       const cron = asBullMq('cron-parser');
-      const { types } = await import('node:util');
       if (!types.isProxy(cron)) throw new Error('cron-parser was not deferred');
       const next = cron.CronExpressionParser.parse('*/5 * * * *', { currentDate: new Date('2026-01-01T00:01:00Z'), tz: 'UTC' }).next().toISOString();
-      process.stdout.write(next);`;
-    assert.equal(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('.', import.meta.url)) }),
-      '2026-01-01T00:05:00.000Z',
+      process.stdout.write(next);`,
+      fileURLToPath(new URL('.', import.meta.url)),
     );
+    assert.equal(output, '2026-01-01T00:05:00.000Z');
   });
 });
