@@ -185,6 +185,9 @@ describe('intentHash', () => {
         '/': '</script>',
       },
       '\u2028\u2029\u00a0\uffff',
+      // Keys in reverse and shuffled order, either side of the length where the sort changes method.
+      ...[2, 15, 16, 17, 40].map((count) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${String(count - i).padStart(2, '0')}`, i]))),
+      Object.fromEntries(['m', 'b', 'y', 'a', 'B', 'z', 'c', 'a1', 'a0', '', ' '].map((key, i) => [key, i])),
       42,
       null,
       true,

@@ -100,8 +100,7 @@ export function canonicalJson(value: unknown): string {
     return text + ']';
   }
   const record = value as Record<string, unknown>;
-  // The default sort compares UTF-16 code units, as `<` on strings does.
-  const keys = Object.keys(record).sort();
+  const keys = sortedInPlace(Object.keys(record));
   let text = '{';
   let first = true;
   for (const key of keys) {
@@ -111,6 +110,26 @@ export function canonicalJson(value: unknown): string {
     first = false;
   }
   return text + '}';
+}
+
+/** Objects with more keys than this go to Array.prototype.sort; an Application's have a handful each. */
+const LONGEST_INSERTION_SORT = 16;
+
+/**
+ * `keys` in code-unit order (as the default sort and `<` on strings compare), sorted in place. Most objects
+ * of an Application have a few keys, often in order already; an insertion sort does that with no
+ * allocation, where the built-in sort copies the array into a work area first: in a profile of a replica's
+ * update wave, that copy was an eighth of all the bytes the replica allocated (session 26).
+ */
+function sortedInPlace(keys: string[]): string[] {
+  if (keys.length > LONGEST_INSERTION_SORT) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 // What JSON.stringify escapes in a string: quotes, backslashes and control characters, and lone surrogates (paired

@@ -61,21 +61,25 @@ export async function streamWatch(
 
 async function readEvents(response: IncomingMessage, onEvent: (event: WatchEvent) => void, onData: () => void): Promise<number> {
   response.setEncoding('utf8');
+  // The part of an event line that came before this chunk. Lines are looked for in each chunk as it came
+  // (already flat), not in `pending + chunk`: searching that joined string made V8 copy every chunk once
+  // more, 4 % of what a replica allocated in an update wave (session 26).
   let pending = '';
   let count = 0;
   for await (const chunk of response) {
     onData();
-    pending += chunk as string;
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      const line = pending.slice(0, newline).trim();
-      pending = pending.slice(newline + 1);
+    const text = chunk as string;
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      const line = (pending === '' ? text.slice(start, newline) : pending + text.slice(start, newline)).trim();
+      pending = '';
+      start = newline + 1;
       if (line) {
         onEvent(parseEvent(line));
         count++;
       }
-      newline = pending.indexOf('\n');
     }
+    if (start < text.length) pending += text.slice(start);
   }
   if (pending.trim()) {
     onEvent(parseEvent(pending.trim()));
