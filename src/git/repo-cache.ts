@@ -10,6 +10,7 @@ import { isUsableBareCopy } from './bare-copy.js';
 import { DiskBudget } from './disk-budget.js';
 import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
 import { describeLocation, GitError, type GitLocation } from './git-error.js';
+import { cacheCommands } from './cache-commands.js';
 import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -266,8 +267,7 @@ export class RepoCache implements GitReader {
   }
 
   private async fetch(dir: string, repoURL: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<void> {
-    const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
-    await this.network(['fetch', '-q', '--prune', '--no-tags', '--no-write-fetch-head', '--', repoURL, ...refspecs], dir, where, credentials, signal, 'fetch');
+    await this.network(cacheCommands.fetchAll(repoURL), dir, where, credentials, signal, 'fetch');
     this.options.log?.info({ repoURL, dir }, 'git: fetched');
     await this.budget.measure(dir);
   }
@@ -275,7 +275,7 @@ export class RepoCache implements GitReader {
   private async hasCommit(dir: string, sha: string, where: GitLocation, signal: AbortSignal): Promise<boolean> {
     const key = `${dir}@${sha}`;
     if (this.knownCommits.has(key)) return true;
-    const present = await runGit(['cat-file', '-e', `${sha}^{commit}`], this.local(dir, where, signal)).then(
+    const present = await runGit(cacheCommands.commitType(sha), this.local(dir, where, signal)).then(
       () => true,
       (e: unknown) => rethrowCancel(e),
     );
@@ -328,7 +328,7 @@ export class RepoCache implements GitReader {
     await rm(dir, { recursive: true, force: true });
     await mkdir(join(this.options.root, 'repos'), { recursive: true });
     this.stats.init++;
-    await runGit(['init', '-q', '--bare', dir], this.local(this.options.root, where, signal));
+    await runGit(cacheCommands.initBare(dir), this.local(this.options.root, where, signal));
   }
 
   /**
