@@ -7,6 +7,8 @@
 export const cacheCommands = {
   /** Prints `commit` when `sha` names a commit in the copy; fails with a message otherwise. */
   commitType: (sha: string): string[] => ['cat-file', '-t', `${sha}^{commit}`],
+  /** Prints the commit `rev` names in the copy; fails with a message when it names none. */
+  commitOf: (rev: string): string[] => ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`],
   /** Fetches every branch and tag; prints `From <url>` and a line per updated ref to stderr (no progress: not a terminal). */
   fetchAll: (repoURL: string): string[] => [
     'fetch',

@@ -284,8 +284,7 @@ export class RepoCache implements GitReader {
   }
 
   private async revParse(dir: string, rev: string, where: GitLocation, signal: AbortSignal): Promise<string | undefined> {
-    const args = ['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`];
-    const out = await runGit(args, this.local(dir, where, signal)).catch((e: unknown) => rethrowCancel(e));
+    const out = await runGit(cacheCommands.commitOf(rev), this.local(dir, where, signal)).catch((e: unknown) => rethrowCancel(e));
     return out === false || out.trim() === '' ? undefined : out.trim();
   }
 

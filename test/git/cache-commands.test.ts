@@ -29,7 +29,7 @@ async function sourceRepo(root: string): Promise<{ dir: string; commit: string; 
 // simple-git waits 50 ms more after a command that printed nothing; these are the cache's commands that can
 // succeed silently in their quiet spellings, so each must print something when it succeeds.
 describe('the repository cache git commands print when they succeed', () => {
-  it('init, fetch (refs moved) and the commit check each print something; the check still fails for a missing commit or a tree', async () => {
+  it('init, fetch (refs moved) and the commit checks each print something; the checks still fail, with a message, for what is not a commit here', async () => {
     const root = mkdtempSync(join(tmpdir(), 'cache-commands-'));
     const source = await sourceRepo(root);
     const copy = join(root, 'copy.git');
@@ -39,5 +39,8 @@ describe('the repository cache git commands print when they succeed', () => {
     assert.match(await git(copy, cacheCommands.fetchAll(`file://${source.dir}`)), /\[new branch\]\s+main\s+-> main/);
     assert.equal((await git(copy, cacheCommands.commitType(source.commit))).trim(), 'commit');
     await assert.rejects(git(copy, cacheCommands.commitType(source.tree)), /.+/);
+    assert.equal((await git(copy, cacheCommands.commitOf(source.commit.slice(0, 10)))).trim(), source.commit);
+    assert.equal((await git(copy, cacheCommands.commitOf('main'))).trim(), source.commit);
+    await assert.rejects(git(copy, cacheCommands.commitOf('0123456789ab')), /Needed a single revision/);
   });
 });
