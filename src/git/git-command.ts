@@ -37,6 +37,8 @@ export async function runGitBytes(args: readonly string[], options: GitCommandOp
   return execute(args, options, true);
 }
 
+// simple-git ends a command that printed nothing on either stream 50 ms after it exits (its completion plugin, not
+// configurable), so commands on a latency path are spelled to print when they succeed: see cache-commands.ts.
 async function execute(args: readonly string[], options: GitCommandOptions, raw: boolean): Promise<Buffer> {
   if (options.signal.aborted) throw new GitError('aborted', options.where, 'cancelled before git ran');
   const timeout = AbortSignal.timeout(options.timeoutMs);
