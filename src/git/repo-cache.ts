@@ -15,7 +15,7 @@ import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './g
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { commitForRevision, isAbbreviatedSha, isFullSha } from './remote-refs.js';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, ONE_TRY, withRetries, type RetryPolicy } from './retry.js';
 import { SharedRemoteRefs } from './shared-remote-refs.js';
 import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
@@ -79,8 +79,8 @@ const MAX_SYMLINK_HOPS = 8;
 /**
  * One bare local copy per repository URL, shared by every ApplicationSet: revisions are resolved
  * with an `ls-remote` begun after the call (with the caller's credentials; concurrent callers with the
- * same credentials share one) and fetched only when the commit is not local yet, once for all callers;
- * trees are listed and files read at a commit without a working tree.
+ * same credentials share one) and fetched only when the commit is not local yet, once for all callers
+ * (after a push, beside the ls-remote); trees are listed and files read at a commit without a working tree.
  */
 export class RepoCache implements GitReader {
   readonly stats: RepoCacheStats = { lsRemote: 0, fetch: 0, init: 0, lsTree: 0, blobReads: 0, evicted: 0 };
@@ -157,7 +157,8 @@ export class RepoCache implements GitReader {
   ): Promise<string> {
     const dir = this.repoDir(repoURL);
     const lsRemote = (s: AbortSignal): Promise<string> => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote');
-    const refs = await this.remoteRefs.read(where, credentials, signal, lsRemote, freshness);
+    const fetchBeside = (): void => this.fetchBesideLsRemote(dir, repoURL, where, credentials, signal);
+    const refs = await this.remoteRefs.read(where, credentials, signal, lsRemote, freshness, fetchBeside);
     const commit = await this.mutex.run(dir, async () => {
       this.budget.touch(dir);
       await this.ensureInitialised(dir, where, signal);
@@ -266,10 +267,33 @@ export class RepoCache implements GitReader {
     throw new GitError('unknown-revision', where, 'no branch, tag or commit of that name');
   }
 
-  private async fetch(dir: string, repoURL: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): Promise<void> {
-    await this.network(cacheCommands.fetchAll(repoURL), dir, where, credentials, signal, 'fetch');
+  private async fetch(
+    dir: string,
+    repoURL: string,
+    where: GitLocation,
+    credentials: ResolvedCredentials | undefined,
+    signal: AbortSignal,
+    retry?: RetryPolicy,
+  ): Promise<void> {
+    await this.network(cacheCommands.fetchAll(repoURL), dir, where, credentials, signal, 'fetch', retry);
     this.options.log?.info({ repoURL, dir }, 'git: fetched');
     await this.budget.measure(dir);
+  }
+
+  /**
+   * After a push the ls-remote almost always names a commit the copy lacks, and the fetch that follows it
+   * was a second network round trip on every webhook push. So the fetch starts beside the ls-remote, with
+   * the same caller's credentials (what the ls-remote may reach, the fetch may too), holding the copy's lock:
+   * the resolve waits for it there and then finds the commit. Tried once; a failure is only logged, and the
+   * resolve fetches as before if the commit is still missing.
+   */
+  private fetchBesideLsRemote(dir: string, repoURL: string, where: GitLocation, credentials: ResolvedCredentials | undefined, signal: AbortSignal): void {
+    if (!isUsableBareCopy(dir)) return; // a first clone is the resolve's own
+    this.mutex
+      .run(dir, () => this.fetch(dir, repoURL, where, credentials, signal, ONE_TRY))
+      .catch((error: unknown) =>
+        this.options.log?.debug({ repoURL, err: error }, 'git: the fetch beside a post-push ls-remote failed; the resolve fetches if it must'),
+      );
   }
 
   private async hasCommit(dir: string, sha: string, where: GitLocation, signal: AbortSignal): Promise<boolean> {
@@ -295,6 +319,7 @@ export class RepoCache implements GitReader {
     found: ResolvedCredentials | undefined,
     signal: AbortSignal,
     stat: 'lsRemote' | 'fetch',
+    retry = this.options.retry ?? DEFAULT_RETRY_POLICY,
   ): Promise<string> {
     const askPassPath = await this.askPass();
     const credentials = found?.credentials;
@@ -313,7 +338,7 @@ export class RepoCache implements GitReader {
       };
       return withSshSession(credentials, session, (sshCommand) => runGit(args, { ...options, sshCommand }));
     };
-    return withRetries(this.options.retry ?? DEFAULT_RETRY_POLICY, signal, run);
+    return withRetries(retry, signal, run);
   }
 
   private local(cwd: string, where: GitLocation, signal: AbortSignal): GitCommandOptions {

@@ -10,6 +10,9 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+/** One try: for a speculative call, which is not worth a retry's wait (the path that needs it retries on its own). */
+export const ONE_TRY: RetryPolicy = { attempts: 1, initialDelayMs: 0, maxDelayMs: 0 };
+
 /** Three tries, 200 ms then 400 ms apart. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, initialDelayMs: 200, maxDelayMs: 5_000 };
 

@@ -44,13 +44,18 @@ export class SharedRemoteRefs {
    */
   constructor(private readonly maxKept = DEFAULT_MAX_KEPT) {}
 
-  /** Recent refs the caller accepts, or the refs of an `ls-remote` (run, or joined, after this call). */
+  /**
+   * Recent refs the caller accepts, or the refs of an `ls-remote` (run, or joined, after this call).
+   * `onReadAfterPush` is called as an `ls-remote` begins because a push came since the kept reading (not
+   * for a first reading, nor when kept refs only grew old), once per run, so the caller can fetch beside it.
+   */
   async read(
     where: GitLocation,
     credentials: ResolvedCredentials | undefined,
     signal: AbortSignal,
     lsRemote: (signal: AbortSignal) => Promise<string>,
     freshness?: RefsFreshness,
+    onReadAfterPush?: () => void,
   ): Promise<RemoteRefs> {
     const identity = createHash('sha256')
       .update(JSON.stringify([credentials?.source ?? null, credentials?.credentials ?? null]))
@@ -63,7 +68,12 @@ export class SharedRemoteRefs {
     const kept = this.recent.get(key);
     if (epoch !== undefined && kept && kept.epoch === epoch && calledAt - kept.startedAt <= (freshness?.maxAgeMs ?? 0)) return kept.refs;
     try {
-      const refs = await this.flight.run(key, async () => parseLsRemote(await lsRemote(signal)));
+      const refs = await this.flight.run(key, async () => {
+        // Looked up as the run begins: a run queued behind another sees what that one kept, and starts no second fetch.
+        const latest = this.recent.get(key);
+        if (onReadAfterPush && epoch !== undefined && latest !== undefined && latest.epoch < epoch) onReadAfterPush();
+        return parseLsRemote(await lsRemote(signal));
+      });
       // The run began after this call, so `calledAt` is a safe (early) start time for it.
       if (epoch !== undefined) this.keep(key, { refs, startedAt: calledAt, epoch });
       return refs;

@@ -98,6 +98,77 @@ describe('SharedRemoteRefs reuse of recent refs', () => {
   });
 });
 
+describe('SharedRemoteRefs telling the caller a read follows a push', () => {
+  /** An ls-remote stand-in that answers only when told, so a test can look while it runs. */
+  function heldRemote(): { lsRemote: () => Promise<string>; answer: () => void; runs: () => number } {
+    let runs = 0;
+    const waiting: Array<() => void> = [];
+    return {
+      lsRemote: () => new Promise((resolve) => waiting.push(() => resolve(`${String(++runs).padStart(40, '0')}\tHEAD\n`))),
+      answer: () => waiting.splice(0).forEach((release) => release()),
+      runs: () => runs,
+    };
+  }
+
+  it('calls back as the ls-remote after a push begins, before it answers, and not for a first reading or refs that only grew old', async () => {
+    const shared = new SharedRemoteRefs();
+    const remote = countingRemote();
+    const epochs = createLocalPushEpochs();
+    let calls = 0;
+    const onPush = (): void => void calls++;
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000, epochs }, onPush);
+    assert.equal(calls, 0, 'a first reading has no push to follow');
+    await sleep(30);
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 10, epochs }, onPush);
+    assert.deepEqual([remote.runs(), calls], [2, 0], 'refs read again for their age alone');
+
+    await epochs.advance([URL_]);
+    const held = heldRemote();
+    const reading = shared.read(where, undefined, never, held.lsRemote, { maxAgeMs: 60_000, epochs }, onPush);
+    await sleep(5);
+    assert.deepEqual([calls, held.runs()], [1, 0], 'called while the ls-remote has not answered');
+    held.answer();
+    await reading;
+    await shared.read(where, undefined, never, remote.lsRemote, { maxAgeMs: 60_000, epochs }, onPush);
+    assert.equal(calls, 1, 'the push is seen: kept refs serve');
+  });
+
+  it('calls back once per push for callers that share runs, also when a second run follows the first', async () => {
+    const shared = new SharedRemoteRefs();
+    const epochs = createLocalPushEpochs();
+    const freshness = { maxAgeMs: 60_000, epochs };
+    await shared.read(where, undefined, never, countingRemote().lsRemote, freshness);
+    await epochs.advance([URL_]);
+    const held = heldRemote();
+    let calls = 0;
+    const onPush = (): void => void calls++;
+    const first = Array.from({ length: 5 }, () => shared.read(where, undefined, never, held.lsRemote, freshness, onPush));
+    await sleep(5); // the first run has begun; callers from now on wait for a second one
+    const second = Array.from({ length: 5 }, () => shared.read(where, undefined, never, held.lsRemote, freshness, onPush));
+    held.answer();
+    await Promise.all(first);
+    await sleep(5);
+    held.answer();
+    await Promise.all(second);
+    assert.equal(held.runs(), 2, 'two runs: the second for the callers that came while the first ran');
+    assert.equal(calls, 1, 'the run queued behind the first sees the refs it kept');
+  });
+
+  it('does not call back for callers with other credentials than the kept reading', async () => {
+    const shared = new SharedRemoteRefs();
+    const epochs = createLocalPushEpochs();
+    const freshness = { maxAgeMs: 60_000, epochs };
+    const team = (secret: string): ResolvedCredentials => ({ credentials: { kind: 'bearer', token: secret }, source: { secret, type: 'repository' } });
+    await shared.read(where, team('a'), never, countingRemote().lsRemote, freshness);
+    await epochs.advance([URL_]);
+    let calls = 0;
+    await shared.read(where, team('b'), never, countingRemote().lsRemote, freshness, () => void calls++);
+    assert.equal(calls, 0, 'b never read this repository: nothing says a push is new to it');
+    await shared.read(where, team('a'), never, countingRemote().lsRemote, freshness, () => void calls++);
+    assert.equal(calls, 1);
+  });
+});
+
 describe('SharedRemoteRefs memory bound', () => {
   it('keeps at most maxKept readings, forgetting the least recently stored', async () => {
     const shared = new SharedRemoteRefs(2);
