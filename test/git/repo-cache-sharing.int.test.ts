@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GitError } from '../../src/git/git-error.js';
-import { createLocalPushEpochs } from '../../src/git/push-epochs.js';
+import { createLocalPushEpochs, type PushEpochs } from '../../src/git/push-epochs.js';
 import type { NetworkRequestType } from '../../src/git/repo-cache.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';
@@ -65,14 +65,15 @@ describe('RepoCache shared by a burst of resolutions', () => {
 describe('RepoCache fetching beside the ls-remote that follows a push', () => {
   const info = sharedEnvironment();
   const secrets = [repoSecret('repo-creds', info.gitHttpBaseUrl, info.gitUsername, info.gitPassword)];
-  const reusing = (options: Parameters<typeof freshCache>[0] = {}) =>
-    freshCache({ repositorySecrets: () => secrets, pushEpochs: createLocalPushEpochs(), refsMaxAgeMs: 60_000, ...options });
+  /** A cache that reuses refs for a minute between pushes counted in `pushEpochs`. */
+  const reusing = (pushEpochs: PushEpochs, options: Parameters<typeof freshCache>[0] = {}) =>
+    freshCache({ repositorySecrets: () => secrets, pushEpochs, refsMaxAgeMs: 60_000, ...options });
 
   it('resolves a pushed commit with one ls-remote and one fetch', async () => {
     const repo = await sharedGitFixtures().createRepo(uniqueName('beside'), { 'apps/a/x.yaml': '1' });
     const epochs = createLocalPushEpochs();
     const requests: NetworkRequestType[] = [];
-    const cache = reusing({ pushEpochs: epochs, onNetworkRequest: (r) => requests.push(r.type) });
+    const cache = reusing(epochs, { onNetworkRequest: (r) => requests.push(r.type) });
     await cache.resolveRevision(repo.httpUrl, 'HEAD', noSignal);
     const pushed = await repo.commit({ 'apps/b/x.yaml': '2' });
     await epochs.advance([repo.httpUrl]);
@@ -86,7 +87,7 @@ describe('RepoCache fetching beside the ls-remote that follows a push', () => {
   it('fetches beside the ls-remote only after a push: a push elsewhere in the repository is fetched too, a refs refresh for age is not', async () => {
     const repo = await sharedGitFixtures().createRepo(uniqueName('beside-other'), { 'a/x': '1' });
     const epochs = createLocalPushEpochs();
-    const cache = reusing({ pushEpochs: epochs, refsMaxAgeMs: 60_000 });
+    const cache = reusing(epochs);
     const head = await cache.resolveRevision(repo.httpUrl, 'HEAD', noSignal);
     const other = await repo.commit({ 'b/x': '2' }, 'elsewhere', 'feature');
     const before = { ...cache.stats };
@@ -114,7 +115,7 @@ describe('RepoCache fetching beside the ls-remote that follows a push', () => {
     const epochs = createLocalPushEpochs();
     const wrong = [repoSecret('repository', repo.httpUrl, info.gitUsername, 'not-the-password')];
     let allowed = true;
-    const cache = reusing({ pushEpochs: epochs, repositorySecrets: () => (allowed ? secrets : wrong) });
+    const cache = reusing(epochs, { repositorySecrets: () => (allowed ? secrets : wrong) });
     await cache.resolveRevision(repo.httpUrl, 'HEAD', noSignal);
     const pushed = await repo.commit({ 'b/x': '2' });
     await epochs.advance([repo.httpUrl]);
