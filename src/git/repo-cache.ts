@@ -1,23 +1,25 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { GitReader, ResolveOptions } from './git-reader.js';
-import { tmpdir } from 'node:os';
-import { findCredentials, type RepositorySecretsProvider, type ResolvedCredentials } from './credentials.js';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { RepositorySecretsProvider, ResolvedCredentials } from './credentials.js';
 import { isUsableBareCopy } from './bare-copy.js';
 import { DiskBudget } from './disk-budget.js';
 import { checkResolvedAddresses, PLATFORM_ACCESS, type RepoAccess } from './repo-access.js';
-import { describeLocation, GitError, type GitLocation } from './git-error.js';
+import { GitError, type GitLocation } from './git-error.js';
 import { cacheCommands } from './cache-commands.js';
-import { ASKPASS_SCRIPT, runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
+import { runGit, runGitBytes, type GitCommandOptions } from './git-command.js';
 import { validateRepoPath, validateRepoURL, validateRevision } from './input-validation.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { commitForRevision, isAbbreviatedSha, isFullSha } from './remote-refs.js';
-import { DEFAULT_RETRY_POLICY, ONE_TRY, withRetries, type RetryPolicy } from './retry.js';
+import { ONE_TRY, type RetryPolicy } from './retry.js';
+import { RemoteGit, type NetworkRequestType } from './remote-git.js';
+import { credentialsFor, explainOutOfScope } from './scoped-credentials.js';
 import { SharedRemoteRefs } from './shared-remote-refs.js';
-import { isSshURL, withSshSession, type KnownHostsProvider } from './ssh-transport.js';
+import type { KnownHostsProvider } from './ssh-transport.js';
 import { parseLsTree, resolveSymlinkTarget, TreeListing } from './tree-listing.js';
 import { WeightedLru } from '../model/weighted-lru.js';
 import type { PushEpochs } from './push-epochs.js';
@@ -60,9 +62,6 @@ export interface RepoCacheOptions {
   pushEpochs?: PushEpochs;
 }
 
-/** The git calls that reach a remote: resolving refs, and fetching objects. */
-export type NetworkRequestType = 'ls-remote' | 'fetch';
-
 /** What the cache did, for tests and benchmarks (e.g. "steady state fetched nothing"). */
 export interface RepoCacheStats {
   lsRemote: number;
@@ -95,10 +94,23 @@ export class RepoCache implements GitReader {
    * it is reached only through a listing of a commit that resolving (with the caller's access) returned.
    */
   private readonly blobs: WeightedLru<Buffer>;
-  private askPassPath: Promise<string> | undefined;
+  private readonly remote: RemoteGit;
 
   constructor(private readonly options: RepoCacheOptions) {
     this.budget = new DiskBudget(options.maxDiskBytes ?? 10 * 2 ** 30);
+    this.remote = new RemoteGit({
+      root: options.root,
+      knownHosts: options.knownHosts,
+      sshTempRoot: options.sshTempRoot,
+      sshConnectTimeoutSeconds: options.sshConnectTimeoutSeconds,
+      networkTimeoutMs: options.networkTimeoutMs,
+      retry: options.retry,
+      prepare: () => this.countCopiesOnDisk(),
+      onRequest: (repoURL, type) => {
+        this.stats[type === 'fetch' ? 'fetch' : 'lsRemote']++;
+        options.onNetworkRequest?.({ repoURL, type });
+      },
+    });
     this.blobs = new WeightedLru({ maxWeight: options.maxCachedFileBytes ?? 32 * 2 ** 20, maxEntries: 100_000 });
   }
 
@@ -134,9 +146,9 @@ export class RepoCache implements GitReader {
     validateRevision(repoURL, rev);
     const where = { repoURL, revision: rev };
     await checkResolvedAddresses(access, where);
-    const credentials = this.credentialsFor(where, access);
+    const credentials = credentialsFor(where, access, this.secrets());
     return this.resolveWith(repoURL, rev, where, credentials, signal, this.freshness(options)).catch((error: unknown) => {
-      throw this.explainOutOfScope(error, where, access, credentials);
+      throw explainOutOfScope(error, where, access, credentials, this.secrets());
     });
   }
 
@@ -156,7 +168,7 @@ export class RepoCache implements GitReader {
     freshness: RefsFreshness,
   ): Promise<string> {
     const dir = this.repoDir(repoURL);
-    const lsRemote = (s: AbortSignal): Promise<string> => this.network(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'lsRemote');
+    const lsRemote = (s: AbortSignal): Promise<string> => this.remote.run(['ls-remote', '--', repoURL], this.options.root, where, credentials, s, 'ls-remote');
     const fetchBeside = (): void => this.fetchBesideLsRemote(dir, repoURL, where, credentials, signal);
     const refs = await this.remoteRefs.read(where, credentials, signal, lsRemote, freshness, fetchBeside);
     const commit = await this.mutex.run(dir, async () => {
@@ -275,7 +287,7 @@ export class RepoCache implements GitReader {
     signal: AbortSignal,
     retry?: RetryPolicy,
   ): Promise<void> {
-    await this.network(cacheCommands.fetchAll(repoURL), dir, where, credentials, signal, 'fetch', retry);
+    await this.remote.run(cacheCommands.fetchAll(repoURL), dir, where, credentials, signal, 'fetch', retry);
     this.options.log?.info({ repoURL, dir }, 'git: fetched');
     await this.budget.measure(dir);
   }
@@ -312,35 +324,6 @@ export class RepoCache implements GitReader {
     return out === false || out.trim() === '' ? undefined : out.trim();
   }
 
-  private async network(
-    args: string[],
-    cwd: string,
-    where: GitLocation,
-    found: ResolvedCredentials | undefined,
-    signal: AbortSignal,
-    stat: 'lsRemote' | 'fetch',
-    retry = this.options.retry ?? DEFAULT_RETRY_POLICY,
-  ): Promise<string> {
-    const askPassPath = await this.askPass();
-    const credentials = found?.credentials;
-    const options: GitCommandOptions = { cwd, timeoutMs: this.options.networkTimeoutMs ?? 120_000, signal, askPassPath, credentials, where };
-    const run = (): Promise<string> => {
-      this.stats[stat]++;
-      this.options.onNetworkRequest?.({ repoURL: where.repoURL, type: stat === 'fetch' ? 'fetch' : 'ls-remote' });
-      if (!isSshURL(where.repoURL)) return runGit(args, options);
-      // A fresh key folder per git process: it exists only while that process runs.
-      const session = {
-        tempRoot: this.options.sshTempRoot ?? tmpdir(),
-        knownHosts: this.options.knownHosts,
-        connectTimeoutSeconds: this.options.sshConnectTimeoutSeconds ?? 30,
-        where,
-        secretName: found?.source.secret,
-      };
-      return withSshSession(credentials, session, (sshCommand) => runGit(args, { ...options, sshCommand }));
-    };
-    return withRetries(retry, signal, run);
-  }
-
   private local(cwd: string, where: GitLocation, signal: AbortSignal): GitCommandOptions {
     return { cwd, timeoutMs: this.options.localTimeoutMs ?? 60_000, signal, askPassPath: '/bin/false', where };
   }
@@ -355,56 +338,17 @@ export class RepoCache implements GitReader {
     await runGit(cacheCommands.initBare(dir), this.local(this.options.root, where, signal));
   }
 
-  /**
-   * Writes the askpass script once (it holds no secret: it echoes the child's environment), and
-   * counts copies a previous process left in the folder against the disk budget, oldest first.
-   */
-  private askPass(): Promise<string> {
-    // Memoised as a promise: concurrent first calls must not rewrite the script while git runs it.
-    this.askPassPath ??= this.writeAskPass().catch((error: unknown) => {
-      this.askPassPath = undefined;
-      throw error;
-    });
-    return this.askPassPath;
-  }
-
-  private async writeAskPass(): Promise<string> {
+  /** Counts copies a previous process left in the folder against the disk budget, oldest first. */
+  private async countCopiesOnDisk(): Promise<void> {
     await mkdir(join(this.options.root, 'repos'), { recursive: true });
     for (const name of await readdir(join(this.options.root, 'repos'))) {
       await this.budget.measure(join(this.options.root, 'repos', name));
     }
-    const path = join(this.options.root, 'askpass.sh');
-    await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
-    return path;
   }
 
-  /**
-   * An auth failure while a Secret for this URL exists that the caller may not use says so, naming the
-   * Secret (never its content): "another project's credentials are not used" is the rule that applied.
-   */
-  private explainOutOfScope(error: unknown, where: GitLocation, access: RepoAccess, used: ResolvedCredentials | undefined): unknown {
-    if (!(error instanceof GitError) || error.kind !== 'auth' || !access.usesSecret) return error;
-    const withheld = findCredentials(where.repoURL, this.options.repositorySecrets?.() ?? []);
-    if (!withheld || withheld.source.secret === used?.source.secret) return error;
-    return new GitError(
-      'auth',
-      where,
-      `${error.message.slice(describeLocation(where).length + 2)}; Secret ${withheld.source.secret} matches this repository but is not scoped to this ApplicationSet's AppProject (nor marked shared), so it was not used`,
-    );
-  }
-
-  private credentialsFor(where: GitLocation, access: RepoAccess): ResolvedCredentials | undefined {
-    const secrets = this.options.repositorySecrets?.() ?? [];
-    const usable = access.usesSecret;
-    const found = findCredentials(where.repoURL, usable ? secrets.filter(usable) : secrets);
-    if (found?.credentials.kind === 'ssh' && !isSshURL(where.repoURL)) {
-      throw new GitError(
-        'invalid-input',
-        where,
-        `Secret ${found.source.secret} holds an SSH private key, but the repository URL is not an ssh:// or user@host:path URL`,
-      );
-    }
-    return found;
+  /** The repository Secrets this cache may use at all (a caller's access narrows them further). */
+  private secrets(): readonly V1Secret[] {
+    return this.options.repositorySecrets?.() ?? [];
   }
 
   private repoDir(repoURL: string): string {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GitError } from '../../src/git/git-error.js';
 import { createLocalPushEpochs, type PushEpochs } from '../../src/git/push-epochs.js';
-import type { NetworkRequestType } from '../../src/git/repo-cache.js';
+import type { NetworkRequestType } from '../../src/git/remote-git.js';
 import { sharedEnvironment, sharedGitFixtures } from '../env/shared-environment.js';
 import { freshCache, noSignal, repoSecret, uniqueName } from './repo-cache-helpers.js';
 
