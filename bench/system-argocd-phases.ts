@@ -8,6 +8,7 @@ import { createAppSets } from '../test/system/cluster-setup.js';
 import { ArgoCdInstall, prepareArgoCdNamespace, type ArgoCdBinaries, type ArgoCdConfig } from '../test/system/argocd-process.js';
 import { controllerUpdate, countRequests, cpuMeter, warmUp, workloadNamespace, type BenchContext } from './system-phases.js';
 import { roundTo as round } from './statistics.js';
+import { coldArgoCdBinaries } from './page-cache.js';
 
 /** Redis databases 1-15 go round the Argo CD phases (the controller's queue uses database 0). */
 let nextRedisDb = 0;
@@ -30,6 +31,7 @@ export interface ArgoCdPhaseOptions {
 export async function argoCdCreate(ctx: BenchContext, binaries: ArgoCdBinaries, options: ArgoCdPhaseOptions) {
   const space = await workloadNamespace(ctx, options.namespace, 'v1');
   await prepareArgoCdNamespace(ctx.kc, space.name, options.webhookSecret ?? randomBytes(16).toString('hex'));
+  await coldArgoCdBinaries(binaries);
   const install = await ArgoCdInstall.start({
     name: `${options.namespace}-argocd`,
     binaries,
