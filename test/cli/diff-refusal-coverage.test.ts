@@ -49,9 +49,10 @@ const COVERAGE: Record<Where, { readonly sites: number; readonly cases?: readonl
     sites: 1,
     offline: 'a tenant repository host that resolves to a refused address: the controller resolves it when it fetches; diff reads local --repo copies',
   },
-  'GitError src/git/repo-cache.ts': {
-    sites: 2,
-    offline: "a repository Secret's SSH key for a non-SSH URL, and a listing without a resolved commit: the controller's Secrets and internals",
+  'GitError src/git/repo-cache.ts': { sites: 1, offline: "a listing without a resolved commit: the controller's internals" },
+  'GitError src/git/scoped-credentials.ts': {
+    sites: 1,
+    offline: "a repository Secret's SSH key for a non-SSH URL: the controller's Secrets, not read by diff",
   },
   'GitError src/git/ssh-transport.ts': { sites: 2, offline: "a malformed SSH key in a repository Secret: the controller's credentials, not read by diff" },
   ScmRequestRefused: {
