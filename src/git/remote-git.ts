@@ -25,7 +25,7 @@ export interface RemoteGitOptions {
   /** Retries of transient failures (default {@link DEFAULT_RETRY_POLICY}). */
   retry?: RetryPolicy;
   /** Work done once before the first remote call, beside writing the askpass script (tried again if it fails). */
-  prepare?: () => Promise<void>;
+  beforeFirstCall?: () => Promise<void>;
   /** Called once per git process that talks to a remote, retries included. */
   onRequest?: (repoURL: string, type: NetworkRequestType) => void;
 }
@@ -71,16 +71,17 @@ export class RemoteGit {
   /** The askpass script's path, written once (it holds no secret: it echoes the child's environment). */
   private askPass(): Promise<string> {
     // Memoised as a promise: concurrent first calls must not rewrite the script while git runs it.
-    this.ready ??= this.prepare().catch((error: unknown) => {
+    this.ready ??= this.writeAskPass().catch((error: unknown) => {
       this.ready = undefined;
       throw error;
     });
     return this.ready;
   }
 
-  private async prepare(): Promise<string> {
+  /** Makes the root folder, runs the owner's {@link RemoteGitOptions.beforeFirstCall}, and writes the askpass script. */
+  private async writeAskPass(): Promise<string> {
     await mkdir(this.options.root, { recursive: true });
-    await this.options.prepare?.();
+    await this.options.beforeFirstCall?.();
     const path = join(this.options.root, 'askpass.sh');
     await writeFile(path, ASKPASS_SCRIPT, { mode: 0o700 });
     return path;

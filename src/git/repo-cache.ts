@@ -105,7 +105,7 @@ export class RepoCache implements GitReader {
       sshConnectTimeoutSeconds: options.sshConnectTimeoutSeconds,
       networkTimeoutMs: options.networkTimeoutMs,
       retry: options.retry,
-      prepare: () => this.countCopiesOnDisk(),
+      beforeFirstCall: () => this.countCopiesOnDisk(),
       onRequest: (repoURL, type) => {
         this.stats[type === 'fetch' ? 'fetch' : 'lsRemote']++;
         options.onNetworkRequest?.({ repoURL, type });
