@@ -61,7 +61,23 @@ export interface ControllerMetrics {
 export function createControllerMetrics(registry: Registry): ControllerMetrics {
   const registers = [registry];
   const sources: MetricSources = {};
-  let retriesReported = 0; // the queue counts cumulatively; the Counter gets the difference at each scrape
+  registerApplicationSetGauges(registers, sources);
+  registerRenderMemoMetrics(registers, sources);
+  registerQueueDepthGauge(registers, sources);
+  return {
+    ...reconcileMetrics(registers),
+    ...inputMetrics(registers),
+    ...queueMetrics(registers, sources),
+    ...resyncMetrics(registers),
+    ...webhookMetrics(registers),
+    sources,
+  };
+}
+
+type Registers = Registry[];
+
+/** Argo CD's per-ApplicationSet gauges, read from the cache at scrape time. */
+function registerApplicationSetGauges(registers: Registers, sources: MetricSources): void {
   new Gauge({
     name: 'argocd_appset_info',
     help: 'Information about ApplicationSets; value 1.',
@@ -82,6 +98,10 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       for (const s of sources.applicationSets?.() ?? []) this.set({ namespace: s.namespace, name: s.name }, s.ownedApplications);
     },
   });
+}
+
+/** The render memo's lookups (a counter fed from its cumulative figures) and the renders it holds. */
+function registerRenderMemoMetrics(registers: Registers, sources: MetricSources): void {
   const lookupsReported = { hit: 0, miss: 0 };
   new Counter({
     name: 'appset_render_memo_lookups_total',
@@ -109,15 +129,12 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       if (figures) this.set(figures.remembered);
     },
   });
-  new Gauge({
-    name: 'appset_queue_depth',
-    help: 'Keys waiting in the work queue.',
-    registers,
-    async collect() {
-      const figures = await sources.queue?.();
-      if (figures) this.set(figures.depth);
-    },
-  });
+}
+
+/** Reconciles: their time, errors, writes, generators, and the ones that stopped early. */
+function reconcileMetrics(
+  registers: Registers,
+): Pick<ControllerMetrics, 'reconcileSeconds' | 'reconcileErrors' | 'applicationWrites' | 'generatorSeconds' | 'reconcilesUnchanged'> {
   return {
     reconcileSeconds: new Histogram({
       name: 'argocd_appset_reconcile',
@@ -143,6 +160,17 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       labelNames: ['generator'],
       registers,
     }),
+    reconcilesUnchanged: new Counter({
+      name: 'appset_reconciles_unchanged_total',
+      help: 'Reconciles that stopped after generating because every input was as in the last successful one (nothing rendered or written).',
+      registers,
+    }),
+  };
+}
+
+/** What generators read from outside: Git and SCM provider APIs. */
+function inputMetrics(registers: Registers): Pick<ControllerMetrics, 'gitSeconds' | 'gitRequests' | 'scmRequests'> {
+  return {
     gitSeconds: new Histogram({
       name: 'appset_git_duration_seconds',
       help: 'Git operation time in seconds, by operation.',
@@ -161,28 +189,30 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       labelNames: ['result'],
       registers,
     }),
+  };
+}
+
+/** The work queue's depth, read at scrape time. */
+function registerQueueDepthGauge(registers: Registers, sources: MetricSources): void {
+  new Gauge({
+    name: 'appset_queue_depth',
+    help: 'Keys waiting in the work queue.',
+    registers,
+    async collect() {
+      const figures = await sources.queue?.();
+      if (figures) this.set(figures.depth);
+    },
+  });
+}
+
+/** The work queue: adds, retries, and how long keys and caches kept reconciles waiting. */
+function queueMetrics(
+  registers: Registers,
+  sources: MetricSources,
+): Pick<ControllerMetrics, 'queueAdds' | 'queueRetries' | 'queueAddToStartSeconds' | 'cacheWaitSeconds'> {
+  let retriesReported = 0; // the queue counts cumulatively; the Counter gets the difference at each scrape
+  return {
     queueAdds: new Counter({ name: 'appset_queue_adds_total', help: 'Keys added to the work queue.', registers }),
-    reconcilesUnchanged: new Counter({
-      name: 'appset_reconciles_unchanged_total',
-      help: 'Reconciles that stopped after generating because every input was as in the last successful one (nothing rendered or written).',
-      registers,
-    }),
-    resyncUnchanged: new Counter({
-      name: 'appset_resync_unchanged_total',
-      help: 'ApplicationSets a full resync left out of the queue because every input was as in their last successful reconcile.',
-      registers,
-    }),
-    resyncCpuSeconds: new Counter({
-      name: 'appset_resync_cpu_seconds_total',
-      help: "CPU-seconds this replica spent looking at full resyncs' keys (the replica that claimed each interval).",
-      registers,
-    }),
-    resyncPassSeconds: new Histogram({
-      name: 'appset_resync_pass_seconds',
-      help: "Wall time of a full resync's look at every ApplicationSet, in seconds (the replica that claimed the interval).",
-      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
-      registers,
-    }),
     queueRetries: new Counter({
       name: 'appset_queue_retries_total',
       help: 'Keys re-added after a failed reconcile.',
@@ -208,6 +238,34 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       buckets: [0, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
       registers,
     }),
+  };
+}
+
+/** Full resyncs: the keys they left out, and the CPU and time their look at every key took. */
+function resyncMetrics(registers: Registers): Pick<ControllerMetrics, 'resyncUnchanged' | 'resyncCpuSeconds' | 'resyncPassSeconds'> {
+  return {
+    resyncUnchanged: new Counter({
+      name: 'appset_resync_unchanged_total',
+      help: 'ApplicationSets a full resync left out of the queue because every input was as in their last successful reconcile.',
+      registers,
+    }),
+    resyncCpuSeconds: new Counter({
+      name: 'appset_resync_cpu_seconds_total',
+      help: "CPU-seconds this replica spent looking at full resyncs' keys (the replica that claimed each interval).",
+      registers,
+    }),
+    resyncPassSeconds: new Histogram({
+      name: 'appset_resync_pass_seconds',
+      help: "Wall time of a full resync's look at every ApplicationSet, in seconds (the replica that claimed the interval).",
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+      registers,
+    }),
+  };
+}
+
+/** Webhook requests and the ApplicationSets each accepted push enqueued. */
+function webhookMetrics(registers: Registers): Pick<ControllerMetrics, 'webhookRequests' | 'webhookEnqueuedPerPush'> {
+  return {
     webhookRequests: new Counter({
       name: 'appset_webhook_requests_total',
       help: 'Webhook requests by provider and result.',
@@ -220,6 +278,5 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       buckets: [0, 1, 2, 5, 10, 50, 100, 500, 1000],
       registers,
     }),
-    sources,
   };
 }
