@@ -56,27 +56,28 @@ export function createEventRecorder(transport: KubeTransport, options: EventReco
         await client.send({ method: 'PATCH', path: `${events}/${pathSegment(previous.name)}`, body, contentType: MERGE_PATCH, idempotent: true });
         return;
       }
-      const created = await client.request<{ metadata?: { name?: string } }>({
-        method: 'POST',
-        path: events,
-        body: {
-          metadata: { generateName: `${subject.name}.`, namespace: subject.namespace },
-          involvedObject: { apiVersion: subject.apiVersion, kind: subject.kind, name: subject.name, namespace: subject.namespace, uid: subject.uid },
-          type: event.type,
-          reason: event.reason,
-          message: event.message.slice(0, 1024),
-          source: { component: EVENT_COMPONENT },
-          reportingComponent: EVENT_COMPONENT,
-          reportingInstance: instance,
-          count: 1,
-          firstTimestamp: at.toISOString(),
-          lastTimestamp: at.toISOString(),
-        },
-      });
+      const created = await client.request<{ metadata?: { name?: string } }>({ method: 'POST', path: events, body: newEvent(subject, event, at, instance) });
       recent.delete(key);
       recent.set(key, { name: created.metadata?.name ?? '', count: 1, first: at.getTime() });
       if (recent.size > maxRemembered) recent.delete(recent.keys().next().value as string);
     },
+  };
+}
+
+/** The core/v1 Event recording `event` on `subject` for the first time, at `at`, from this replica (`instance`). */
+function newEvent(subject: EventSubject, event: EventRecord, at: Date, instance: string): object {
+  return {
+    metadata: { generateName: `${subject.name}.`, namespace: subject.namespace },
+    involvedObject: { apiVersion: subject.apiVersion, kind: subject.kind, name: subject.name, namespace: subject.namespace, uid: subject.uid },
+    type: event.type,
+    reason: event.reason,
+    message: event.message.slice(0, 1024),
+    source: { component: EVENT_COMPONENT },
+    reportingComponent: EVENT_COMPONENT,
+    reportingInstance: instance,
+    count: 1,
+    firstTimestamp: at.toISOString(),
+    lastTimestamp: at.toISOString(),
   };
 }
 

@@ -35,6 +35,20 @@ function applicationPath(meta: { readonly namespace?: string | undefined; readon
   return `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(namespace)}/applications/${pathSegment(name)}`;
 }
 
+/** DeleteOptions that delete `live` only while it is still the object that was read (its UID and resourceVersion). */
+function deleteOptions(live: Application, dryRun: string | undefined): object {
+  const { uid, resourceVersion } = live.metadata;
+  if (!uid || !resourceVersion)
+    throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
+  return {
+    apiVersion: 'v1',
+    kind: 'DeleteOptions',
+    propagationPolicy: 'Background',
+    preconditions: { uid, resourceVersion },
+    ...(dryRun ? { dryRun: [dryRun] } : {}),
+  };
+}
+
 /**
  * An {@link ApplicationWriter} through the replica's transport. Writes share the transport's pool of
  * keep-alive connections: a converge writes thousands of Applications.
@@ -56,22 +70,8 @@ export function createApplicationWriter(transport: KubeTransport, options: Appli
       });
     },
     async delete(live) {
-      const { uid, resourceVersion } = live.metadata;
-      if (!uid || !resourceVersion)
-        throw new Error(`refusing to delete Application ${live.metadata.namespace}/${live.metadata.name} without UID and resourceVersion preconditions`);
-      await client.send({
-        method: 'DELETE',
-        path: applicationPath(live.metadata),
-        body: {
-          apiVersion: 'v1',
-          kind: 'DeleteOptions',
-          propagationPolicy: 'Background',
-          preconditions: { uid, resourceVersion },
-          ...(dryRun ? { dryRun: [dryRun] } : {}),
-        },
-        // The preconditions make a second delivery fail rather than delete anything newer.
-        idempotent: true,
-      });
+      // The preconditions make a second delivery fail rather than delete anything newer.
+      await client.send({ method: 'DELETE', path: applicationPath(live.metadata), body: deleteOptions(live, dryRun), idempotent: true });
     },
     async startOperation(target, operation) {
       await client.send({
