@@ -59,23 +59,7 @@ export interface Informer<T extends KubeObject> {
 export function createInformer<T extends KubeObject>(options: InformerOptions<T>): Informer<T> {
   const log = (options.log ?? pino({ enabled: false })).child({ informer: options.path });
   const store = new Store<T>(options.indexers);
-  const handlers = {
-    add: new Set<InformerHandlers<T>['add']>(),
-    update: new Set<InformerHandlers<T>['update']>(),
-    delete: new Set<InformerHandlers<T>['delete']>(),
-  };
-  const emit = (change: StoreChange<T>): void => {
-    const call = (action: () => void): void => {
-      try {
-        action();
-      } catch (error) {
-        log.error({ err: error, event: change.type, key: objectKey(change.object) }, 'informer event handler threw');
-      }
-    };
-    if (change.type === 'add') for (const h of handlers.add) call(() => h(change.object));
-    else if (change.type === 'update') for (const h of handlers.update) call(() => h(change.old, change.object));
-    else for (const h of handlers.delete) call(() => h(change.object));
-  };
+  const { handlers, emit } = handlerRegistry<T>(log);
   const synced = deferred();
   const reflector = new Reflector<T>(
     { ...options, log },
@@ -107,6 +91,28 @@ export function createInformer<T extends KubeObject>(options: InformerOptions<T>
     health: () => ({ ...reflector.stats, path: options.path, objects: store.size }),
     stopped,
   };
+}
+
+/** The registered handlers by event, and `emit`, which calls each for a store change (a handler that throws is logged). */
+function handlerRegistry<T extends KubeObject>(log: Logger) {
+  const handlers = {
+    add: new Set<InformerHandlers<T>['add']>(),
+    update: new Set<InformerHandlers<T>['update']>(),
+    delete: new Set<InformerHandlers<T>['delete']>(),
+  };
+  const emit = (change: StoreChange<T>): void => {
+    const call = (action: () => void): void => {
+      try {
+        action();
+      } catch (error) {
+        log.error({ err: error, event: change.type, key: objectKey(change.object) }, 'informer event handler threw');
+      }
+    };
+    if (change.type === 'add') for (const h of handlers.add) call(() => h(change.object));
+    else if (change.type === 'update') for (const h of handlers.update) call(() => h(change.old, change.object));
+    else for (const h of handlers.delete) call(() => h(change.object));
+  };
+  return { handlers, emit };
 }
 
 function startResync<T extends KubeObject>(options: InformerOptions<T>, store: Store<T>, emit: (c: StoreChange<T>) => void, synced: Promise<void>): () => void {
