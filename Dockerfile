@@ -39,5 +39,6 @@ COPY bin/ bin/
 COPY crds/ crds/
 USER 10001:10001
 EXPOSE 8080
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/bin/appset.js"]
+# The node options before the script: REPLICA_NODE_ARGS in src/runtime/process-environment.ts, checked by test/image/.
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=16", "/app/bin/appset.js"]
 CMD ["controller"]

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { controllerSettings } from '../../src/config/controller-settings.js';
-import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
+import { REPLICA_NODE_ARGS, REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOCKERFILE = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -69,7 +69,8 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
   });
 
   it('runs the entry point: appset --help and appset controller --help list every flag', async () => {
-    const help = await run(process.execPath, ['bin/appset.js', '--help'], app, 30_000);
+    // With the image's node options, so that one Node does not know fails here rather than in a pod.
+    const help = await run(process.execPath, [...REPLICA_NODE_ARGS, 'bin/appset.js', '--help'], app, 30_000);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /controller/);
     const controllerHelp = await run(process.execPath, ['bin/appset.js', 'controller', '--help'], app, 30_000);
@@ -102,6 +103,13 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
     );
     assert.ok(Object.keys(REPLICA_PROCESS_ENV).length > 0);
     for (const [name, value] of Object.entries(REPLICA_PROCESS_ENV)) assert.equal(set.get(name), value, `ENV ${name}=${value} in the runtime stage`);
+  });
+
+  it('starts node with the options the tests and benchmarks start replicas with', () => {
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(stageBody('runtime'))?.[1];
+    assert.ok(entrypoint, 'the runtime stage has an exec-form ENTRYPOINT');
+    assert.ok(REPLICA_NODE_ARGS.length > 0);
+    assert.deepEqual(JSON.parse(entrypoint), ['/usr/bin/tini', '--', 'node', ...REPLICA_NODE_ARGS, '/app/bin/appset.js']);
   });
 
   it('runs as a non-root user in the runtime stage, with Git, from the multi-stage build', () => {

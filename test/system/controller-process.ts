@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../../src/environment/local/managed-process.js';
 import { freePort } from '../../src/environment/local/free-port.js';
 import { waitFor } from '../../src/environment/local/wait-for.js';
-import { REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
+import { REPLICA_NODE_ARGS, REPLICA_PROCESS_ENV } from '../../src/runtime/process-environment.js';
 
 const APPSET_BIN = fileURLToPath(new URL('../../../bin/appset.js', import.meta.url));
 
@@ -31,13 +31,15 @@ export class ReplicaProcess {
     readonly logFile: string,
   ) {}
 
-  /** Starts `node bin/appset.js controller ...` and waits for `/readyz`. */
+  /** Starts `node <REPLICA_NODE_ARGS> bin/appset.js controller ...` and waits for `/readyz`. */
   static async start(options: ReplicaOptions): Promise<ReplicaProcess> {
     const port = await freePort();
     const logFile = join(options.logDir, `${options.name}.log`);
     const process_ = new ManagedProcess(options.name, {
       command: process.execPath,
+      // As the image runs it (REPLICA_NODE_ARGS before the script).
       args: [
+        ...REPLICA_NODE_ARGS,
         APPSET_BIN,
         'controller',
         `--kubeconfig=${options.kubeconfigPath}`,
