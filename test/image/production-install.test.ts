@@ -69,7 +69,7 @@ describe('image: the Dockerfile production install runs from a clean folder', ()
   });
 
   it('runs the entry point: appset --help and appset controller --help list every flag', async () => {
-    // With the image's node options, so that one Node does not know fails here rather than in a pod.
+    // With the image's node options: an option this Node does not know fails here rather than in a pod.
     const help = await run(process.execPath, [...REPLICA_NODE_ARGS, 'bin/appset.js', '--help'], app, 30_000);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /controller/);
