@@ -9,6 +9,7 @@ import { applyIntent } from '../src/controller/plan/apply-intent.js';
 import { desiredApplication } from '../src/controller/reconcile/desired-application.js';
 import type { Application } from '../src/model/objects.js';
 import { referenceApplyIntentOnCreate } from '../test/controller/intent-reference.js';
+import { sampledAllocationBytes } from './allocation-sampler.js';
 import { writeBenchResults } from './results-file.js';
 import { median, roundTo } from './statistics.js';
 
@@ -46,7 +47,15 @@ function timeMs(apps: readonly Application[], stamp: (app: Application) => Appli
   return performance.now() - start;
 }
 
-function main(): void {
+/** Bytes one stamp allocates, garbage included (sampled over every Application, three times). */
+async function bytesPerStamp(apps: readonly Application[], stamp: (app: Application) => Application): Promise<number> {
+  const bytes = await sampledAllocationBytes(() => {
+    for (let pass = 0; pass < 3; pass++) for (const app of apps) stamp(app);
+  });
+  return Math.round(bytes / (3 * apps.length));
+}
+
+async function main(): Promise<void> {
   const apps = desiredApplications();
   for (const app of apps.slice(0, 200)) assert.deepEqual(stampOnCreate(app), referenceApplyIntentOnCreate(app));
   const current: number[] = [];
@@ -79,14 +88,20 @@ function main(): void {
       firstImplementation: roundTo((median(reference) * 1000) / APPLICATIONS),
     },
     pairedRatio: roundTo(median(ratios)),
+    // The intent hash's canonical JSON was a sixth of all a replica allocated in a converge (session 32).
+    bytesAllocatedPerApplication: {
+      current: await bytesPerStamp(apps, stampOnCreate),
+      firstImplementation: await bytesPerStamp(apps, referenceApplyIntentOnCreate),
+    },
   };
   process.stdout.write(
     `applyIntent on create, ${APPLICATIONS} Applications, median of ${ROUNDS} alternating rounds:\n` +
       `  current               ${figures.currentMsPer10k} ms (${figures.microsecondsPerApplication.current} µs each)\n` +
       `  first implementation  ${figures.firstImplementationMsPer10k} ms (${figures.microsecondsPerApplication.firstImplementation} µs each)\n` +
-      `  paired ratio          ${figures.pairedRatio}\n`,
+      `  paired ratio          ${figures.pairedRatio}\n` +
+      `  bytes allocated each  ${figures.bytesAllocatedPerApplication.current} against ${figures.bytesAllocatedPerApplication.firstImplementation}\n`,
   );
   process.stderr.write(`results written to ${writeBenchResults('apply-intent', figures)}\n`);
 }
 
-main();
+await main();

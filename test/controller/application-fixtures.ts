@@ -1,4 +1,4 @@
-import { applyIntent } from '../../src/controller/plan/apply-intent.js';
+import { applyIntent, INTENT_HASH_ANNOTATION } from '../../src/controller/plan/apply-intent.js';
 import { desiredApplication } from '../../src/controller/reconcile/desired-application.js';
 import type { Application, ApplicationSetIdentity } from '../../src/model/objects.js';
 
@@ -58,3 +58,33 @@ export function deepFreeze<T>(value: T): T {
 export function appliedLive(desiredApp: Application): Application {
   return liveFrom(applyIntent(desiredApp, undefined, {}));
 }
+
+/** An intent with keys out of order, escaped and non-ASCII text, nulls, undefined and odd keys: its hash is pinned by tests. */
+export const awkwardIntent = {
+  apiVersion: 'argoproj.io/v1alpha1',
+  kind: 'Application',
+  metadata: {
+    name: 'guestbook-prod',
+    namespace: 'team-a',
+    labels: { 'z-last': 'z', 'a-first': 'a', ünïcode: 'ü' },
+    annotations: { note: 'say "hi"\n', [INTENT_HASH_ANNOTATION]: 'stale' },
+    finalizers: ['resources-finalizer.argocd.argoproj.io'],
+    ownerReferences: [
+      { apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet', name: 'guestbook', uid: 'uid-1', controller: true, blockOwnerDeletion: true },
+    ],
+  },
+  spec: {
+    project: 'default',
+    source: {
+      repoURL: 'https://git.example/repo.git',
+      targetRevision: 'HEAD',
+      path: 'apps/guestbook',
+      helm: { parameters: [{ name: 'a', value: '1' }, null], valueFiles: [] },
+      skipped: undefined,
+    },
+    destination: { server: 'https://kubernetes.default.svc', namespace: 'guestbook' },
+    syncPolicy: { automated: { prune: true, selfHeal: false }, retry: { limit: 5 } },
+    Upper: 1.5,
+    '': 0,
+  },
+} as unknown as Application;

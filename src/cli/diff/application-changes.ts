@@ -1,4 +1,5 @@
-import { canonicalJson, INTENT_HASH_ANNOTATION } from '../../controller/plan/apply-intent.js';
+import { INTENT_HASH_ANNOTATION } from '../../controller/plan/apply-intent.js';
+import { canonicalJson } from '../../controller/plan/canonical-json.js';
 import type { Preview, PreviewWorld } from '../../controller/reconcile/preview.js';
 import type { Application } from '../../model/objects.js';
 import type { ApplicationChange, ApplicationSetDiff } from './diff-report.js';

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../controller/plan/apply-intent.js';
+import { canonicalJson } from '../../controller/plan/canonical-json.js';
 
 /** One field that differs between two versions of an Application. */
 export interface FieldChange {

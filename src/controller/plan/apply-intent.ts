@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Application } from '../../model/objects.js';
+import { canonicalJson } from './canonical-json.js';
 import { getAt, parsePointer, removeAt, setAt } from './json-pointer.js';
 
 /** Annotations Argo CD keeps from the live Application whatever the template says. */
@@ -83,64 +84,4 @@ export function intentHash(intent: Application): string {
   for (const [key, value] of Object.entries(intent.metadata.annotations ?? {})) if (key !== INTENT_HASH_ANNOTATION) annotations[key] = value;
   const canonical = canonicalJson({ ...intent, metadata: { ...intent.metadata, annotations } });
   return hash('sha256', canonical, 'hex').slice(0, 32);
-}
-
-/**
- * JSON with every object's keys in code-unit order and undefined members left out, so equal intents
- * always hash alike. Hashes stored on live Applications depend on this exact text: a change to it makes
- * every Application look changed once (test/controller/apply-intent.test.ts pins it to a reference).
- */
-export function canonicalJson(value: unknown): string {
-  if (typeof value === 'string') return quoted(value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let text = '[';
-    // An undefined element (JSON.stringify gives undefined) is written as nothing, as join did.
-    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + (canonicalJson(value[i] as unknown) ?? '');
-    return text + ']';
-  }
-  const record = value as Record<string, unknown>;
-  const keys = sortedInPlace(Object.keys(record));
-  let text = '{';
-  let first = true;
-  for (const key of keys) {
-    const member = record[key];
-    if (member === undefined) continue;
-    text += `${first ? '' : ','}${quoted(key)}:${canonicalJson(member)}`;
-    first = false;
-  }
-  return text + '}';
-}
-
-/** Objects with more keys than this go to Array.prototype.sort; an Application's have a handful each. */
-const LONGEST_INSERTION_SORT = 16;
-
-/**
- * `keys` in code-unit order (as the default sort and `<` on strings compare), sorted in place. Most objects
- * of an Application have a few keys, often in order already; an insertion sort does that with no
- * allocation, where the built-in sort copies the array into a work area first: in a profile of a replica's
- * update wave, that copy was an eighth of all the bytes the replica allocated (session 26).
- */
-function sortedInPlace(keys: string[]): string[] {
-  if (keys.length > LONGEST_INSERTION_SORT) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
-    keys[j + 1] = key;
-  }
-  return keys;
-}
-
-// What JSON.stringify escapes in a string: quotes, backslashes and control characters, and lone surrogates (paired
-// ones it leaves, but they go the slow way too, which keeps the check simple).
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * `text` as JSON.stringify writes it. Nearly every key and value of an Application needs no escaping, and
- * quoting those directly made the canonical JSON of a rendered Application about 30 % cheaper (session 21).
- */
-function quoted(text: string): string {
-  return NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
 }

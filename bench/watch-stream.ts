@@ -1,0 +1,171 @@
+/**
+ * Watch stream benchmark: streamWatch reading 10,000 Application events (as the API server writes them,
+ * managedFields included) from a stream that delivers them in chunks of about 16 KiB, several chunks at a
+ * time as when the replica's main thread was busy, side by side with the floor: JSON.parse of the same lines
+ * already split. Figures: CPU time and bytes allocated per event, and their ratios to the floor.
+ * Run: npm run bench:watch-stream (node dist/bench/watch-stream.js). Results: bench/results/watch-stream.json.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { streamWatch } from '../src/kube/informer/watch-stream.js';
+import { sampledAllocationBytes } from './allocation-sampler.js';
+import { writeBenchResults } from './results-file.js';
+import { median, roundTo } from './statistics.js';
+
+const EVENTS = 10_000;
+const ROUNDS = 11;
+const CHUNK_BYTES = 16_384;
+
+/** One ADDED event of an Application the controller applied, keys in the API server's (sorted) order. */
+function eventLine(i: number): string {
+  const name = `set-${String(Math.floor(i / 100)).padStart(3, '0')}-app-${String(i % 100).padStart(3, '0')}`;
+  const time = '2026-12-04T10:00:00Z';
+  return JSON.stringify({
+    type: 'ADDED',
+    object: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: {
+        annotations: { 'appset-controller.io/intent-hash': 'abcdef0123456789abcdef0123456789' },
+        creationTimestamp: time,
+        finalizers: ['resources-finalizer.argocd.argoproj.io'],
+        generation: 1,
+        labels: { 'bench.appset/set': name.slice(0, 7) },
+        managedFields: [
+          {
+            apiVersion: 'argoproj.io/v1alpha1',
+            fieldsType: 'FieldsV1',
+            fieldsV1: {
+              'f:metadata': {
+                'f:annotations': { 'f:appset-controller.io/intent-hash': {} },
+                'f:finalizers': { 'v:"resources-finalizer.argocd.argoproj.io"': {} },
+                'f:labels': { 'f:bench.appset/set': {} },
+                'f:ownerReferences': { 'k:{"uid":"0b6f0b6f-0b6f-0b6f-0b6f-0b6f0b6f0b6f"}': {} },
+              },
+              'f:spec': {
+                'f:destination': { 'f:namespace': {}, 'f:server': {} },
+                'f:project': {},
+                'f:source': { 'f:path': {}, 'f:repoURL': {}, 'f:targetRevision': {} },
+                'f:syncPolicy': { 'f:automated': { 'f:prune': {}, 'f:selfHeal': {} }, 'f:syncOptions': {} },
+              },
+            },
+            manager: 'appset-controller',
+            operation: 'Apply',
+            time,
+          },
+        ],
+        name,
+        namespace: 'bench',
+        ownerReferences: [
+          {
+            apiVersion: 'argoproj.io/v1alpha1',
+            blockOwnerDeletion: true,
+            controller: true,
+            kind: 'ApplicationSet',
+            name: name.slice(0, 7),
+            uid: '0b6f0b6f-0b6f-0b6f-0b6f-0b6f0b6f0b6f',
+          },
+        ],
+        resourceVersion: String(100_000 + i),
+        uid: `${String(i).padStart(8, '0')}-0b6f-0b6f-0b6f-0b6f0b6f0b6f`,
+      },
+      spec: {
+        destination: { namespace: name, server: 'https://kubernetes.default.svc' },
+        project: 'default',
+        source: { path: `apps/${name}`, repoURL: 'http://127.0.0.1:9999/monorepo.git', targetRevision: 'v1' },
+        syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+      },
+    },
+  });
+}
+
+/** The stream's bytes cut into chunks of about CHUNK_BYTES (varied, so lines are split at every place). */
+function chunksOf(text: Buffer): Buffer[] {
+  const chunks: Buffer[] = [];
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const size = CHUNK_BYTES + (i % 7) * 1000;
+    chunks.push(text.subarray(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+/** Reads every event through streamWatch; the chunks arrive one to six at a time, a turn of the event loop apart. */
+async function readThroughStream(chunks: readonly Buffer[]): Promise<void> {
+  let events = 0;
+  const source = new Readable({ read: () => undefined });
+  const reading = streamWatch(
+    () => Promise.resolve(source as unknown as IncomingMessage),
+    () => void events++,
+    { signal: new AbortController().signal, silenceMs: 60_000 },
+  );
+  for (let i = 0; i < chunks.length;) {
+    for (let batch = 1 + (i % 6); batch > 0 && i < chunks.length; batch--, i++) source.push(chunks[i]);
+    await nextTurn();
+  }
+  source.push(null);
+  await reading;
+  if (events !== EVENTS) throw new Error(`streamWatch gave ${events} events, not ${EVENTS}`);
+}
+
+/** The floor: parsing the lines, already split, with nothing else. */
+async function parseOnly(lines: readonly string[]): Promise<void> {
+  let events = 0;
+  for (const line of lines) if (JSON.parse(line) !== null) events++;
+  await nextTurn();
+  if (events !== EVENTS) throw new Error(`parsed ${events} lines`);
+}
+
+/** CPU milliseconds `work` takes. */
+async function cpuMs(work: () => Promise<void>): Promise<number> {
+  const before = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+async function main(): Promise<void> {
+  const lines = Array.from({ length: EVENTS }, (_, i) => eventLine(i));
+  const chunks = chunksOf(Buffer.from(lines.map((line) => `${line}\n`).join('')));
+  const stream = (): Promise<void> => readThroughStream(chunks);
+  const floor = (): Promise<void> => parseOnly(lines);
+  await stream(); // warm both before measuring
+  await floor();
+  const streamed: number[] = [];
+  const parsed: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so a drift within a round touches both alike.
+    let ours: number;
+    let baseline: number;
+    if (round % 2 === 0) {
+      ours = await cpuMs(stream);
+      baseline = await cpuMs(floor);
+    } else {
+      baseline = await cpuMs(floor);
+      ours = await cpuMs(stream);
+    }
+    streamed.push(ours);
+    parsed.push(baseline);
+    ratios.push(ours / baseline);
+  }
+  const bytesPerEvent = async (work: () => Promise<void>): Promise<number> => Math.round((await sampledAllocationBytes(work)) / EVENTS);
+  const figures = {
+    events: EVENTS,
+    bytesPerLine: Math.round(chunks.reduce((sum, chunk) => sum + chunk.length, 0) / EVENTS),
+    rounds: ROUNDS,
+    cpuMsPer10k: { streamWatch: roundTo(median(streamed)), parseOnly: roundTo(median(parsed)) },
+    pairedCpuRatio: roundTo(median(ratios)),
+    bytesAllocatedPerEvent: { streamWatch: await bytesPerEvent(stream), parseOnly: await bytesPerEvent(floor) },
+  };
+  process.stdout.write(
+    `streamWatch over ${EVENTS} Application events (${figures.bytesPerLine} bytes each), median of ${ROUNDS} alternating rounds:\n` +
+      `  streamWatch        ${figures.cpuMsPer10k.streamWatch} CPU-ms, ${figures.bytesAllocatedPerEvent.streamWatch} bytes allocated per event\n` +
+      `  JSON.parse alone   ${figures.cpuMsPer10k.parseOnly} CPU-ms, ${figures.bytesAllocatedPerEvent.parseOnly} bytes allocated per event\n` +
+      `  paired CPU ratio   ${figures.pairedCpuRatio}\n`,
+  );
+  process.stderr.write(`results written to ${writeBenchResults('watch-stream', figures)}\n`);
+}
+
+await main();
