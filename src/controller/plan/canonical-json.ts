@@ -76,20 +76,6 @@ function recordInKeyOrder(record: Record<string, unknown>, depth: number): unkno
   return copy;
 }
 
-/** The positions of `keys` in code-unit order of the keys (an insertion sort: an object has a handful). */
-function sortedIndices(keys: readonly string[]): number[] {
-  const order = keys.map((_, i) => i);
-  if (keys.length > LONGEST_INSERTION_SORT) return order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
-  for (let i = 1; i < order.length; i++) {
-    const at = order[i] as number;
-    const key = keys[at] as string;
-    let j = i - 1;
-    for (; j >= 0 && (keys[order[j] as number] as string) > key; j--) order[j + 1] = order[j] as number;
-    order[j + 1] = at;
-  }
-  return order;
-}
-
 /** False for keys an object literal would not keep in insertion order (array indices) or as its own (`__proto__`). */
 function usableKey(key: string): boolean {
   const first = key.charCodeAt(0);
@@ -107,10 +93,11 @@ function writtenCanonicalJson(value: unknown): string {
     return text + ']';
   }
   const record = value as Record<string, unknown>;
-  const keys = sortedInPlace(Object.keys(record));
+  const keys = Object.keys(record);
   let text = '{';
   let first = true;
-  for (const key of keys) {
+  for (const at of sortedIndices(keys)) {
+    const key = keys[at] as string;
     const member = record[key];
     if (member === undefined) continue;
     text += `${first ? '' : ','}${quoted(key)}:${writtenCanonicalJson(member)}`;
@@ -123,20 +110,23 @@ function writtenCanonicalJson(value: unknown): string {
 const LONGEST_INSERTION_SORT = 16;
 
 /**
- * `keys` in code-unit order (as the default sort and `<` on strings compare), sorted in place. Most objects
- * of an Application have a few keys, often in order already; an insertion sort does that with no
- * allocation, where the built-in sort copies the array into a work area first: in a profile of a replica's
- * update wave, that copy was an eighth of all the bytes the replica allocated (session 26).
+ * The positions of `keys` in code-unit order of the keys (as the default sort and `<` on strings compare), so
+ * members kept beside the keys can be read in that order. Most objects of an Application have a few keys, often
+ * in order already; an insertion sort does that without the work area the built-in sort copies the array into
+ * first: in a profile of a replica's update wave, that copy was an eighth of all the bytes the replica allocated
+ * (session 26).
  */
-function sortedInPlace(keys: string[]): string[] {
-  if (keys.length > LONGEST_INSERTION_SORT) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
+function sortedIndices(keys: readonly string[]): number[] {
+  const order = keys.map((_, i) => i);
+  if (keys.length > LONGEST_INSERTION_SORT) return order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
+  for (let i = 1; i < order.length; i++) {
+    const at = order[i] as number;
+    const key = keys[at] as string;
     let j = i - 1;
-    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
-    keys[j + 1] = key;
+    for (; j >= 0 && (keys[order[j] as number] as string) > key; j--) order[j + 1] = order[j] as number;
+    order[j + 1] = at;
   }
-  return keys;
+  return order;
 }
 
 // What JSON.stringify escapes in a string: quotes, backslashes and control characters, and lone surrogates (paired
