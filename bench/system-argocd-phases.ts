@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { peakRssMiB, rssMiB } from '../test/system/proc-stats.js';
 import { createAppSets } from '../test/system/cluster-setup.js';
 import { ArgoCdInstall, prepareArgoCdNamespace, type ArgoCdBinaries, type ArgoCdConfig } from '../test/system/argocd-process.js';
-import { controllerUpdate, countRequests, cpuMeter, warmUp, workloadNamespace, type BenchContext } from './system-phases.js';
+import { controllerUpdate, countRequests, cpuMeter, statusesReported, warmUp, workloadNamespace, type BenchContext } from './system-phases.js';
 import { roundTo as round } from './statistics.js';
 import { coldArgoCdBinaries } from './page-cache.js';
 
@@ -51,7 +51,9 @@ export async function argoCdCreate(ctx: BenchContext, binaries: ArgoCdBinaries, 
   const { result: elapsedMs, ...requests } = await countRequests(ctx, async () => {
     const start = performance.now();
     await createAppSets(ctx.kc, space.manifests);
-    return (await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `Argo CD (${options.config})`)) - start;
+    const elapsed = (await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `Argo CD (${options.config})`)) - start;
+    await statusesReported(ctx, space.name);
+    return elapsed;
   });
   return {
     space,

@@ -254,6 +254,24 @@ async function settle(ctx: BenchContext): Promise<void> {
   }
 }
 
+/**
+ * Waits until every ApplicationSet of `namespace` lists all `appsPerSet` of its Applications in `status.resources`.
+ * Not timed: the converge is the Applications. But a controller's status writes are work of the phase, and this
+ * one writes them after the Applications still waiting (src/controller/status/status-after-writes.ts), so the
+ * phase's requests and CPU are read once they are written, for every controller alike.
+ */
+export async function statusesReported(ctx: BenchContext, namespace: string): Promise<void> {
+  const path = `/apis/argoproj.io/v1alpha1/namespaces/${pathSegment(namespace)}/applicationsets`;
+  type Listed = { items: Array<{ status?: { resources?: unknown[] } }> };
+  await waitFor(
+    async () => {
+      const { items } = await ctx.transport.request<Listed>({ method: 'GET', path });
+      return items.every((appset) => (appset.status?.resources?.length ?? 0) >= ctx.options.appsPerSet);
+    },
+    { what: `the status of every ApplicationSet in ${namespace}`, timeoutMs: ctx.options.convergeTimeoutSeconds * 1000, intervalMs: 500 },
+  );
+}
+
 /** Seconds the ceiling client takes to server-side apply every expected Application of a fresh namespace. */
 export async function ceilingCreate(ctx: BenchContext, concurrency: number, namespace = 'ceiling') {
   const space = await workloadNamespace(ctx, namespace, 'v1');
@@ -329,7 +347,9 @@ export async function controllerCreate(ctx: BenchContext, count: number, options
   const { result: elapsedMs, ...requests } = await countRequests(ctx, async () => {
     const start = performance.now();
     await createAppSets(ctx.kc, space.manifests);
-    return (await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `${count} replica(s)`)) - start;
+    const elapsed = (await space.watch.converged(ctx.options.convergeTimeoutSeconds * 1000, `${count} replica(s)`)) - start;
+    await statusesReported(ctx, space.name);
+    return elapsed;
   });
   const pids = replicas.map((r) => r.process.pid ?? 0);
   return { space, replicas, seconds: round(elapsedMs / 1000), ...requests, cpu: cpu(), rssMiB: pids.map(rssMiB), peakRssMiB: pids.map(peakRssMiB) };

@@ -32,7 +32,8 @@ import type { SharedState } from './shared-state.js';
 import { createReplicaScm } from './scm.js';
 import { createReplicaPlugins } from './plugins.js';
 import { createReplicaDecisionResources } from './decision-resources.js';
-import { splitKey } from '../model/object-key.js';
+import { keyOf, splitKey } from '../model/object-key.js';
+import { StatusAfterWrites, type StatusAfterWritesOptions } from '../controller/status/status-after-writes.js';
 
 /** The reconcile pipeline of one replica: what the queue runs, and how events reach the queue. */
 export interface Pipeline {
@@ -44,6 +45,8 @@ export interface Pipeline {
   readonly engine: TemplateEngine;
   /** Of a full resync's keys, those to reconcile: the others' inputs are as their last successful reconcile left them. */
   readonly resyncKeys: (keys: Iterable<string>) => Promise<string[]>;
+  /** Writes the closing statuses still waiting for Application writes (when the replica stops). */
+  readonly flushStatuses: () => Promise<void>;
 }
 
 /** What the pipeline is built from. */
@@ -67,8 +70,14 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   const { informers, shared, observers, log } = parts;
   const engine = new TemplateEngine();
   const renderMemo = observedRenderMemo(parts);
-  const reporter = reporterOf(parts);
-  const deps = reconcilerDeps(parts, { engine, renderMemo }, reporter);
+  const writePool = new WritePool(parts.config.concurrentReconciliations * WRITES_PER_RECONCILE);
+  // A closing status that waited and could not be written: the next reconcile runs in full and writes it.
+  const closingStatus = closingStatusOf(parts, writePool, (appset) => {
+    deps.unchangedInputs?.forget(appset);
+    enqueue(keyOf(appset.metadata.namespace, appset.metadata.name));
+  });
+  const reporter = reporterOf(parts, closingStatus);
+  const deps = reconcilerDeps(parts, { engine, renderMemo, writePool }, reporter);
   const reconcile = createReconciler(deps);
   const fresh = withFreshCaches(reconcile, {
     watermarks: shared.watermarks,
@@ -110,7 +119,12 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     log.debug({ keys: allowed.length, toReconcile: sifted.toReconcile.length }, 'full resync: keys whose inputs changed go to the queue');
     return sifted.toReconcile;
   };
-  return { enqueue, handler, engine, resyncKeys };
+  return { enqueue, handler, engine, resyncKeys, flushStatuses: () => closingStatus.flush() };
+}
+
+/** Successful reconciles' closing statuses, written after the replica's Application writes that wait. */
+function closingStatusOf(parts: PipelineParts, writePool: WritePool, onLost: StatusAfterWritesOptions['onLost']): StatusAfterWrites {
+  return new StatusAfterWrites({ writer: createStatusWriter(parts.transport, { dryRun: parts.config.dryRun }), activity: writePool, onLost });
 }
 
 /** The replica's render memo, its figures read by the metrics at scrape time. */
@@ -122,7 +136,7 @@ function observedRenderMemo(parts: PipelineParts): RenderMemo {
 
 function reconcilerDeps(
   parts: PipelineParts,
-  { engine, renderMemo }: { engine: TemplateEngine; renderMemo: RenderMemo },
+  { engine, renderMemo, writePool }: { engine: TemplateEngine; renderMemo: RenderMemo; writePool: WritePool },
   reporter: Reporter,
 ): Parameters<typeof createReconciler>[0] {
   const { config, transport, informers, shared, observers, log } = parts;
@@ -163,7 +177,7 @@ function reconcilerDeps(
     renderMemo,
     clusterSecrets: () => secretsOfType(informers, 'cluster'),
     writer: createApplicationWriter(transport, { dryRun: config.dryRun }),
-    writePool: new WritePool(config.concurrentReconciliations * WRITES_PER_RECONCILE),
+    writePool,
     refresh: createRefreshClearer(transport, { dryRun: config.dryRun }),
     reporter,
     settings: {
@@ -204,10 +218,11 @@ function projectLookup(informers: ControllerInformers, namespace: string): Proje
 }
 
 /** Where status and Events go (Events only logged in dry run). */
-function reporterOf(parts: PipelineParts): Reporter {
+function reporterOf(parts: PipelineParts, closingStatus: StatusAfterWrites): Reporter {
   const { config, transport, log } = parts;
   return {
     status: createStatusWriter(transport, { dryRun: config.dryRun }),
+    closingStatus,
     events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(transport),
     now: () => new Date(),
     maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS,

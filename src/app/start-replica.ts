@@ -101,6 +101,7 @@ export async function startController(config: ControllerConfig, kc: KubeConfig, 
     port: server.port,
     async stop(timeoutMs = 30_000) {
       await shared.queue.close(timeoutMs);
+      await pipeline.flushStatuses();
       await shared.watermarks.close();
       abort.abort();
       await Promise.all([...informers.all.map((informer) => informer.stopped), decisions.stopped()]);

@@ -90,6 +90,29 @@ describe('WritePool', () => {
     assert.equal(ran, 1);
   });
 
+  it('is busy from the first write it is given until every write waiting or running finished, then tells who asked, once', async () => {
+    const pool = new WritePool(1);
+    const log: string[] = [];
+    const idle: string[] = [];
+    pool.onceIdle(() => idle.push('already idle'));
+    await tick();
+    assert.deepEqual(idle, ['already idle']);
+    const a = heldWrites(2, 'a', log);
+    const done = pool.run(a.writes);
+    pool.onceIdle(() => idle.push('after a'));
+    assert.equal(pool.busy, true);
+    a.releaseOne();
+    await tick();
+    assert.equal(pool.busy, true, 'the second write was waiting, then running');
+    assert.deepEqual(idle, ['already idle']);
+    a.releaseOne();
+    await done;
+    assert.equal(pool.busy, false);
+    assert.deepEqual(idle, ['already idle', 'after a']);
+    await pool.run([() => Promise.resolve()]);
+    assert.deepEqual(idle, ['already idle', 'after a'], 'a listener is called once');
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     for (const capacity of [0, -1, 1.5, Number.NaN]) assert.throws(() => new WritePool(capacity), /positive integer/);
   });

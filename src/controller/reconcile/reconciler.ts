@@ -117,13 +117,14 @@ async function reconcileOne(deps: ReconcilerDeps, stored: ApplicationSetObject, 
   const problem = firstProblem(plan, result, generated.requeueAfterMs);
   if (problem) throw new ReconcileFailure({ reason: problem.reason, parametersGenerated: true }, problem.error, appset);
   await stage(Reason.UpdateApplicationError, true, () => startSyncs(deps.writer, identity.namespace, rollout.syncs, ctx.log));
-  await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report);
+  // Remembered before the status goes: a closing status that waits and then fails forgets it again, after this.
+  if (remembered) deps.unchangedInputs?.remember(appset, remembered);
+  await reportStatus(deps.reporter, appset, { kind: 'success' }, ownedAfter(owned, plan, result), ctx.log, rollout.report, 'after-writes');
   if (refreshRequested(appset)) await deps.refresh.clear(appset.metadata);
   ctx.log.info(
     { created: result.created.length, updated: result.updated.length, deleted: result.deleted.length, unchanged: plan.unchanged.length },
     'reconciled',
   );
-  if (remembered) deps.unchangedInputs?.remember(appset, remembered);
   return actionAfter(generated);
 }
 

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
-import { KubeApiError } from '../../kube/transport/api-errors.js';
 import type { ApplicationSetObject } from '../reconcile/applicationset.js';
 import { conditionsDiffer, conditionsFor, mergeConditions, type ReconcileOutcome } from './conditions.js';
 import type { Application } from '../../model/objects.js';
 import { resourceStatus } from './resource-status.js';
 import type { EventRecorder, EventRecord } from './event-recorder.js';
-import type { StatusWriter } from './status-writer.js';
+import type { StatusAfterWrites } from './status-after-writes.js';
+import { isStaleStatusError, type StatusWriter } from './status-writer.js';
 import type { ReconcileFailure } from '../reconcile/failure.js';
 import type { RolloutCondition } from '../rollout/rollout-condition.js';
 
@@ -19,11 +19,17 @@ export interface Reporter {
   readonly events: EventRecorder;
   readonly now: () => Date;
   readonly maxResourcesStatus: number;
+  /** Where a successful reconcile's closing status goes when it may wait for other reconciles' writes; else `status`. */
+  readonly closingStatus?: StatusAfterWrites;
 }
+
+/** When a status is written: now, or (a successful reconcile's closing status) after the replica's Application writes. */
+export type StatusTiming = 'now' | 'after-writes';
 
 /**
  * Writes the conditions of `outcome` and `status.resources` for `owned`, only when something other
- * than timestamps changed (so an unchanged ApplicationSet costs no write). A 409 means the
+ * than timestamps changed (so an unchanged ApplicationSet costs no write); with `timing` 'after-writes' through
+ * {@link Reporter.closingStatus}, which may leave it waiting for other reconciles' Application writes. A 409 means the
  * ApplicationSet changed meanwhile: its own event brings a fresh reconcile, so it is not an error.
  */
 export async function reportStatus(
@@ -33,7 +39,10 @@ export async function reportStatus(
   owned: readonly Application[] | undefined,
   log: Logger,
   rollout: RolloutReport = 'keep',
+  timing: StatusTiming = 'now',
 ): Promise<void> {
+  // Whatever this report writes, or finds already stored, is newer than a status of an earlier reconcile still waiting.
+  reporter.closingStatus?.cancel(appset);
   const previous = appset.status;
   const next = rollout === 'keep' || rollout === 'remove' ? conditionsFor(outcome) : [...conditionsFor(outcome), rollout];
   const kept = rollout === 'remove' ? previous?.conditions?.filter((c) => c.type !== 'RolloutProgressing') : previous?.conditions;
@@ -48,9 +57,11 @@ export async function reportStatus(
     (previous?.resourcesCount ?? 0) === resources.resourcesCount;
   if (unchanged) return;
   try {
-    await reporter.status.write(appset.metadata, { conditions, ...resources });
+    const status = { conditions, ...resources };
+    if (timing === 'after-writes' && reporter.closingStatus) await reporter.closingStatus.write(appset, status, log);
+    else await reporter.status.write(appset.metadata, status);
   } catch (error) {
-    if (error instanceof KubeApiError && (error.status === 409 || error.status === 404)) {
+    if (isStaleStatusError(error)) {
       log.debug({ code: error.status }, 'status not written: the ApplicationSet changed or is gone');
       return;
     }

@@ -1,4 +1,5 @@
 import { FIELD_MANAGER } from '../../kube/field-manager.js';
+import { KubeApiError } from '../../kube/transport/api-errors.js';
 import { pathSegment } from '../../kube/transport/request-url.js';
 import { MERGE_PATCH, type KubeTransport } from '../../kube/transport/transport.js';
 import type { Condition } from './conditions.js';
@@ -45,4 +46,12 @@ export function createStatusWriter(transport: KubeTransport, options: { dryRun: 
       return stored?.metadata?.resourceVersion;
     },
   };
+}
+
+/**
+ * True for a status write the API server refused because the ApplicationSet changed since the status was computed
+ * (409) or is gone (404): not an error, the change brings its own reconcile.
+ */
+export function isStaleStatusError(error: unknown): error is KubeApiError {
+  return error instanceof KubeApiError && (error.status === 409 || error.status === 404);
 }

@@ -21,6 +21,7 @@ export const GUARANTEED_PER_RECONCILE = 2;
 export class WritePool {
   private readonly lanes: Lane[] = [];
   private inFlight = 0;
+  private idleListeners: Array<() => void> = [];
 
   /** Writes one reconcile may have running at once. */
   private readonly perReconcile: number;
@@ -44,6 +45,17 @@ export class WritePool {
     return this.inFlight;
   }
 
+  /** True while any reconcile has writes running or waiting. */
+  get busy(): boolean {
+    return this.lanes.length > 0;
+  }
+
+  /** Calls `listener` once, as soon as no write runs or waits (in a microtask if none does now). */
+  onceIdle(listener: () => void): void {
+    if (this.busy) this.idleListeners.push(listener);
+    else queueMicrotask(listener);
+  }
+
   private pump(): void {
     while (this.inFlight < this.capacity) {
       const lane = this.oldestLaneBelow(GUARANTEED_PER_RECONCILE) ?? this.oldestLaneBelow(this.perReconcile);
@@ -65,6 +77,11 @@ export class WritePool {
       lane.done();
     }
     this.pump();
+    if (!this.busy && this.idleListeners.length > 0) {
+      const listeners = this.idleListeners;
+      this.idleListeners = [];
+      for (const listener of listeners) listener();
+    }
   }
 
   /** The oldest lane (lanes are kept in arrival order) with a write waiting and fewer than `running` running. */
