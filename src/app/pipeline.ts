@@ -5,7 +5,6 @@ import type { ControllerInformers } from '../controller/routing/caches.js';
 import { WRITES_PER_RECONCILE } from '../controller/write/execute-plan.js';
 import { createReconciler } from '../controller/reconcile/reconciler.js';
 import { reportFailure, type Reporter } from '../controller/status/report.js';
-import { DEFAULT_MAX_RESOURCES_STATUS } from '../controller/status/resource-status.js';
 import { createReconcileHandler, type ReconcileFunction } from '../controller/reconcile/runner.js';
 import { timedGitReader } from '../controller/reconcile/timed-git.js';
 import type { Cause } from '../controller/consistency/watermarks.js';
@@ -13,7 +12,7 @@ import { WritePool } from '../controller/write/write-pool.js';
 import { createApplicationWriter } from '../controller/write/application-writer.js';
 import { createEventRecorder, createLoggingEventRecorder } from '../controller/status/event-recorder.js';
 import { createRefreshClearer } from '../controller/write/refresh-annotation.js';
-import { createStatusWriter } from '../controller/status/status-writer.js';
+import { createStatusWriter, type StatusWriter } from '../controller/status/status-writer.js';
 import { createGeneratorRegistry } from '../generators/registry.js';
 import type { KubeTransport } from '../kube/transport/transport.js';
 import { RepoCache } from '../git/repo-cache.js';
@@ -71,12 +70,13 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   const engine = new TemplateEngine();
   const renderMemo = observedRenderMemo(parts);
   const writePool = new WritePool(parts.config.concurrentReconciliations * WRITES_PER_RECONCILE);
+  const status = createStatusWriter(parts.transport, { dryRun: parts.config.dryRun });
   // A closing status that waited and could not be written: the next reconcile runs in full and writes it.
-  const closingStatus = closingStatusOf(parts, writePool, (appset) => {
+  const closingStatus = closingStatusOf(parts, status, writePool, (appset) => {
     deps.unchangedInputs?.forget(appset);
     enqueue(keyOf(appset.metadata.namespace, appset.metadata.name));
   });
-  const reporter = reporterOf(parts, closingStatus);
+  const reporter = reporterOf(parts, status, closingStatus);
   const deps = reconcilerDeps(parts, { engine, renderMemo, writePool }, reporter);
   const reconcile = createReconciler(deps);
   const fresh = withFreshCaches(reconcile, {
@@ -122,9 +122,11 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   return { enqueue, handler, engine, resyncKeys, flushStatuses: () => closingStatus.flush() };
 }
 
-/** Successful reconciles' closing statuses, written after the replica's Application writes that wait. */
-function closingStatusOf(parts: PipelineParts, writePool: WritePool, onLost: StatusAfterWritesOptions['onLost']): StatusAfterWrites {
-  return new StatusAfterWrites({ writer: createStatusWriter(parts.transport, { dryRun: parts.config.dryRun }), activity: writePool, onLost });
+/** Successful reconciles' closing statuses, written after the replica's Application writes; the metrics read how many wait. */
+function closingStatusOf(parts: PipelineParts, writer: StatusWriter, writePool: WritePool, onLost: StatusAfterWritesOptions['onLost']): StatusAfterWrites {
+  const closing = new StatusAfterWrites({ writer, activity: writePool, onLost });
+  parts.observers.metrics.sources.statusesWaiting = () => closing.waitingCount;
+  return closing;
 }
 
 /** The replica's render memo, its figures read by the metrics at scrape time. */
@@ -218,13 +220,13 @@ function projectLookup(informers: ControllerInformers, namespace: string): Proje
 }
 
 /** Where status and Events go (Events only logged in dry run). */
-function reporterOf(parts: PipelineParts, closingStatus: StatusAfterWrites): Reporter {
+function reporterOf(parts: PipelineParts, status: StatusWriter, closingStatus: StatusAfterWrites): Reporter {
   const { config, transport, log } = parts;
   return {
-    status: createStatusWriter(transport, { dryRun: config.dryRun }),
+    status,
     closingStatus,
     events: config.dryRun ? createLoggingEventRecorder(log) : createEventRecorder(transport),
     now: () => new Date(),
-    maxResourcesStatus: DEFAULT_MAX_RESOURCES_STATUS,
+    maxResourcesStatus: config.maxResourcesStatusCount,
   };
 }

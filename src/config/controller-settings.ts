@@ -171,6 +171,15 @@ export const controllerSettings = {
     fallback: 10_000,
     help: 'most rendered Applications a replica remembers, so a parameter set rendered before with the same template is not rendered again (0: render every time)',
   }),
+  maxResourcesStatusCount: setting<number>({
+    flag: 'max-resources-status-count',
+    env: 'APPSET_MAX_RESOURCES_STATUS_COUNT',
+    kind: 'string',
+    parse: integerIn(0, 1_000_000),
+    // Argo CD's documented default (its 3.2 upgrade notes and argocd-cmd-params-cm); its binary alone has none.
+    fallback: 5000,
+    help: "most Applications listed in an ApplicationSet's status.resources (resourcesCount keeps the full count), as Argo CD's flag of the same name; each entry costs the API server CPU on every status write and bytes in etcd (0: no cap)",
+  }),
   allowLocalRepos: setting<boolean>({
     flag: 'allow-local-repos',
     env: 'APPSET_ALLOW_LOCAL_REPOS',

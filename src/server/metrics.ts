@@ -25,6 +25,8 @@ export interface MetricSources {
   queueRetries?: () => number;
   /** The render memo's lookups since the replica started (cumulative) and the renders it holds now. */
   renderMemo?: () => { readonly hits: number; readonly misses: number; readonly remembered: number };
+  /** Successful reconciles' statuses waiting for the replica's Application writes now. */
+  statusesWaiting?: () => number;
 }
 
 /** The controller's Prometheus metrics: Argo CD's names where it has them, `appset_*` for the rest. */
@@ -64,6 +66,7 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
   registerApplicationSetGauges(registers, sources);
   registerRenderMemoMetrics(registers, sources);
   registerQueueDepthGauge(registers, sources);
+  registerStatusesWaitingGauge(registers, sources);
   return {
     ...reconcileMetrics(registers),
     ...inputMetrics(registers),
@@ -127,6 +130,19 @@ function registerRenderMemoMetrics(registers: Registers, sources: MetricSources)
     collect() {
       const figures = sources.renderMemo?.();
       if (figures) this.set(figures.remembered);
+    },
+  });
+}
+
+/** Closing statuses held back while the replica's Application writes run (each written within 30 s). */
+function registerStatusesWaitingGauge(registers: Registers, sources: MetricSources): void {
+  new Gauge({
+    name: 'appset_status_writes_waiting',
+    help: "ApplicationSet statuses of successful reconciles waiting for this replica's Application writes to finish.",
+    registers,
+    collect() {
+      const waiting = sources.statusesWaiting?.();
+      if (waiting !== undefined) this.set(waiting);
     },
   });
 }

@@ -59,4 +59,14 @@ describe('controller metrics', () => {
     assert.match(text, /^appset_render_memo_lookups_total\{result="hit"\} 14$/m, 'each lookup is counted once');
     assert.match(text, /^appset_render_memo_lookups_total\{result="miss"\} 11$/m);
   });
+
+  it('shows how many closing statuses wait for the Application writes, as they are now', async () => {
+    const registry = new Registry();
+    const metrics = createControllerMetrics(registry);
+    let waiting = 3;
+    metrics.sources.statusesWaiting = () => waiting;
+    assert.match(await registry.metrics(), /^appset_status_writes_waiting 3$/m);
+    waiting = 0;
+    assert.match(await registry.metrics(), /^appset_status_writes_waiting 0$/m);
+  });
 });

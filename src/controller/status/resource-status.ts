@@ -11,7 +11,7 @@ export interface ResourceStatus {
   readonly health?: { readonly status: string };
 }
 
-/** Argo CD's default cap on `status.resources`. */
+/** Argo CD's documented default cap on `status.resources` (the default of `--max-resources-status-count`). */
 export const DEFAULT_MAX_RESOURCES_STATUS = 5000;
 
 /**
