@@ -342,6 +342,9 @@ function argoCdSummary(
       updateWritesPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.updateWrites / argo.perApplication.updateWrites)),
       // This controller does its git work in-process; Argo CD's repo-server does it beside the controller.
       cpuSecondsVsController: med(paired.map(({ round, argo }) => pick(round).cpuSeconds.create / argo.cpuSeconds.create)),
+      // Per round too: a round's ratio carries the host's spread from both of its phases (docs/benchmarks.md, session 30).
+      cpuSecondsVsControllerByRound: paired.map(({ round, argo }) => roundTo(pick(round).cpuSeconds.create / argo.cpuSeconds.create)),
+      updateCpuSecondsVsController: med(paired.map(({ round, argo }) => pick(round).cpuSeconds.update / argo.cpuSeconds.update)),
       cpuSecondsVsControllerAndRepoServer: med(
         paired.map(({ round, argo }) => pick(round).cpuSeconds.create / (argo.cpuSeconds.create + (argo.cpuSeconds.repoServerCreate ?? 0))),
       ),
@@ -485,7 +488,11 @@ function argoCdRows(a: ReturnType<typeof argoCdSummary>): Array<[string, string]
       rows.push(
         [`${who} ÷ ${label}: converge / update wave`, `${x.converge} / ${x.updateWave}`],
         [`${who} ÷ ${label}: requests / writes per Application`, `${x.requestsPerApplication} / ${x.writesPerApplication}`],
-        [`${who} ÷ ${label}: CPU s vs controller / vs + repo-server`, `${x.cpuSecondsVsController} / ${x.cpuSecondsVsControllerAndRepoServer}`],
+        [
+          `${who} ÷ ${label}: CPU s vs controller / vs + repo-server`,
+          `${x.cpuSecondsVsController} / ${x.cpuSecondsVsControllerAndRepoServer} (rounds: ${x.cpuSecondsVsControllerByRound.join(', ')})`,
+        ],
+        [`${who} ÷ ${label}: update wave CPU s vs controller`, `${x.updateCpuSecondsVsController}`],
         [`${who} ÷ ${label}: RSS converged / peak (largest process)`, `${x.rssAfterConverge} / ${x.peakRss}`],
       );
     }
