@@ -8,7 +8,7 @@ import type { CommandValues } from '../../src/config/option-table.js';
 import { createControllerNamespace, type TestNamespace } from './namespaces.js';
 import type { TestKubeConfig } from './test-kube-config.js';
 
-/** A controller namespace of its own and one ready controller process-in-test serving it. */
+/** A controller namespace of its own and one ready controller, running in the test's process, serving it. */
 export interface NamespacedController {
   readonly ns: TestNamespace;
   readonly controller: RunningController;
@@ -16,17 +16,20 @@ export interface NamespacedController {
   readonly stop: () => Promise<void>;
 }
 
-/** Creates a controller namespace named after `prefix` and starts a silent controller on it with `flags` added. */
+/** Creates a controller namespace named after `prefix` and starts a silent controller on it with `flags` added (no settings from the environment). */
 export async function startNamespacedController(kc: TestKubeConfig, prefix: string, flags: CommandValues = {}): Promise<NamespacedController> {
   const ns = await createControllerNamespace(kc, prefix);
   let controller: RunningController;
   try {
-    const config = readControllerConfig({
-      namespace: ns.name,
-      'listen-address': '127.0.0.1:0',
-      'git-cache-dir': mkdtempSync(join(tmpdir(), `${prefix}-git-`)),
-      ...flags,
-    });
+    const config = readControllerConfig(
+      {
+        namespace: ns.name,
+        'listen-address': '127.0.0.1:0',
+        'git-cache-dir': mkdtempSync(join(tmpdir(), `${prefix}-git-`)),
+        ...flags,
+      },
+      {},
+    );
     controller = await startController(config, kc, pino({ level: 'silent' }));
     await controller.ready;
   } catch (error) {
