@@ -334,24 +334,28 @@ function argoCdSummary(
       const argo = round.argocd[config];
       return argo ? [{ round, argo }] : [];
     });
-    const against = (pick: (round: CreateRound) => ControllerFigures) => ({
-      converge: med(paired.map(({ round, argo }) => pick(round).seconds / argo.seconds)),
-      updateWave: med(paired.map(({ round, argo }) => pick(round).updateSeconds / argo.updateSeconds)),
-      requestsPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.requests / argo.perApplication.requests)),
-      writesPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.writes / argo.perApplication.writes)),
-      updateWritesPerApplication: med(paired.map(({ round, argo }) => pick(round).perApplication.updateWrites / argo.perApplication.updateWrites)),
+    const against = (pick: (round: CreateRound) => ControllerFigures) => {
+      const perRound = (of: (ours: ControllerFigures, argo: ControllerFigures) => number): number[] => paired.map(({ round, argo }) => of(pick(round), argo));
       // This controller does its git work in-process; Argo CD's repo-server does it beside the controller.
-      cpuSecondsVsController: med(paired.map(({ round, argo }) => pick(round).cpuSeconds.create / argo.cpuSeconds.create)),
-      // Per round too: a round's ratio carries the host's spread from both of its phases (docs/benchmarks.md, session 30).
-      cpuSecondsVsControllerByRound: paired.map(({ round, argo }) => roundTo(pick(round).cpuSeconds.create / argo.cpuSeconds.create)),
-      updateCpuSecondsVsController: med(paired.map(({ round, argo }) => pick(round).cpuSeconds.update / argo.cpuSeconds.update)),
-      cpuSecondsVsControllerAndRepoServer: med(
-        paired.map(({ round, argo }) => pick(round).cpuSeconds.create / (argo.cpuSeconds.create + (argo.cpuSeconds.repoServerCreate ?? 0))),
-      ),
-      // Per process: the largest replica against Argo CD's one controller.
-      rssAfterConverge: med(paired.map(({ round, argo }) => Math.max(...pick(round).rssMiB.afterConverge) / Math.max(...argo.rssMiB.afterConverge))),
-      peakRss: med(paired.map(({ round, argo }) => Math.max(...pick(round).rssMiB.peak) / Math.max(...argo.rssMiB.peak))),
-    });
+      const cpuByRound = perRound((ours, argo) => ours.cpuSeconds.create / argo.cpuSeconds.create);
+      return {
+        converge: med(perRound((ours, argo) => ours.seconds / argo.seconds)),
+        updateWave: med(perRound((ours, argo) => ours.updateSeconds / argo.updateSeconds)),
+        requestsPerApplication: med(perRound((ours, argo) => ours.perApplication.requests / argo.perApplication.requests)),
+        writesPerApplication: med(perRound((ours, argo) => ours.perApplication.writes / argo.perApplication.writes)),
+        updateWritesPerApplication: med(perRound((ours, argo) => ours.perApplication.updateWrites / argo.perApplication.updateWrites)),
+        cpuSecondsVsController: med(cpuByRound),
+        // Per round too: a round's ratio carries the host's spread from both of its phases (docs/benchmarks.md, session 30).
+        cpuSecondsVsControllerByRound: cpuByRound.map((value) => roundTo(value)),
+        updateCpuSecondsVsController: med(perRound((ours, argo) => ours.cpuSeconds.update / argo.cpuSeconds.update)),
+        cpuSecondsVsControllerAndRepoServer: med(
+          perRound((ours, argo) => ours.cpuSeconds.create / (argo.cpuSeconds.create + (argo.cpuSeconds.repoServerCreate ?? 0))),
+        ),
+        // Per process: the largest replica against Argo CD's one controller.
+        rssAfterConverge: med(perRound((ours, argo) => Math.max(...ours.rssMiB.afterConverge) / Math.max(...argo.rssMiB.afterConverge))),
+        peakRss: med(perRound((ours, argo) => Math.max(...ours.rssMiB.peak) / Math.max(...argo.rssMiB.peak))),
+      };
+    };
     return {
       rounds: paired.length,
       argoCd: {

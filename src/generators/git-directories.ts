@@ -1,5 +1,5 @@
 import type { ParamSet } from '../model/params.js';
-import type { ResolvedGitSource } from './git.js';
+import type { ResolvedGitSource } from './git-spec.js';
 import { directoryPathParams, selectPaths, withoutHiddenDirectories, withPathParams } from './path-params.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ParamSet } from '../model/params.js';
-import type { ResolvedGitSource } from './git.js';
+import type { ResolvedGitSource } from './git-spec.js';
 import { parseParamsFile } from './file-content.js';
 import { filePathParams, selectFiles, withPathParams } from './path-params.js';
 import { fileParamsAsFasttemplate } from './fasttemplate-params.js';

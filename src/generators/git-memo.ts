@@ -1,6 +1,6 @@
 import type { ParamSet } from '../model/params.js';
 import { WeightedLru, type LruLimits } from '../model/weighted-lru.js';
-import type { GitGeneratorOptions, GitSpec } from './git.js';
+import type { GitGeneratorOptions, GitSpec } from './git-spec.js';
 
 /** Default bounds of a {@link GitResultMemo}: the JSON size of the kept param sets, and how many results. */
 export const DEFAULT_GIT_MEMO_LIMITS: LruLimits = Object.freeze({ maxWeight: 64 * 2 ** 20, maxEntries: 1024 });

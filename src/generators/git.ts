@@ -1,72 +1,16 @@
 import { GitError } from '../git/git-error.js';
 import { TerminalError } from '../model/action.js';
-import { validateRepoURL, validateRevision } from '../git/input-validation.js';
 import type { ParamSet } from '../model/params.js';
-import type { Generator, GeneratorContext } from './generator.js';
+import type { Generator } from './generator.js';
 import { generateFromDirectories } from './git-directories.js';
 import { generateFromFiles } from './git-files.js';
 import { GitResultMemo } from './git-memo.js';
 import { withTemplatedValues } from './generator-values.js';
-import { readPathPatterns, type PathPattern } from './path-params.js';
-import { GeneratorSpecError, readObject, readOptionalSeconds, readOptionalString, readString, readStringMap } from './spec-reading.js';
+import { DEFAULT_GIT_GENERATOR_OPTIONS, parseGitSpec, type GitGeneratorOptions } from './git-spec.js';
+import { readObject, readOptionalSeconds } from './spec-reading.js';
 
 /** Argo CD's default Git polling interval. */
 export const DEFAULT_GIT_REQUEUE_SECONDS = 180;
-
-/** A parsed `git` generator spec. */
-export interface GitSpec {
-  repoURL: string;
-  /** Branch, tag, commit SHA or `HEAD` (the default). */
-  revision: string;
-  directories: PathPattern[];
-  files: PathPattern[];
-  pathParamPrefix: string;
-  values: Readonly<Record<string, string>>;
-  requeueAfterSeconds: number | undefined;
-}
-
-/** Argo CD's repo-server switches that change what the git generator lists. */
-export interface GitGeneratorOptions {
-  /** `--enable-new-git-file-globbing`: doublestar globs for `files` instead of `git ls-files` pathspecs. */
-  readonly newFileGlobbing: boolean;
-  /** `--include-hidden-directories`: list directories whose name starts with `.`. */
-  readonly includeHiddenDirectories: boolean;
-}
-
-/** Argo CD's defaults: both switches off. */
-export const DEFAULT_GIT_GENERATOR_OPTIONS: GitGeneratorOptions = Object.freeze({ newFileGlobbing: false, includeHiddenDirectories: false });
-
-/** A resolved Git source: the spec plus the commit its revision pointed at for this run. */
-export interface ResolvedGitSource {
-  spec: GitSpec;
-  commit: string;
-  ctx: GeneratorContext;
-  options: GitGeneratorOptions;
-}
-
-/** Reads and checks a `git` generator spec; hostile URLs, revisions and globs are refused here. */
-export function parseGitSpec(raw: unknown): GitSpec {
-  const body = readObject(raw, 'git');
-  const repoURL = readString(body.repoURL, 'git.repoURL');
-  const revision = readOptionalString(body.revision, 'git.revision') || 'HEAD';
-  validateRepoURL(repoURL);
-  validateRevision(repoURL, revision);
-  const where = { repoURL, revision };
-  const directories = readPathPatterns(body.directories, 'git.directories', where);
-  const files = readPathPatterns(body.files, 'git.files', where);
-  if (directories.length > 0 === files.length > 0) {
-    throw new GeneratorSpecError('git', 'needs exactly one of "directories" or "files", with at least one path');
-  }
-  return {
-    repoURL,
-    revision,
-    directories,
-    files,
-    pathParamPrefix: readOptionalString(body.pathParamPrefix, 'git.pathParamPrefix'),
-    values: readStringMap(body.values, 'git.values'),
-    requeueAfterSeconds: readOptionalSeconds(body.requeueAfterSeconds, 'git.requeueAfterSeconds'),
-  };
-}
 
 /**
  * The git generator: `directories` yields one param set per matching folder, `files` one per

@@ -1,7 +1,8 @@
 import type { ParamSet } from '../model/params.js';
 import type { Generator, GeneratorContext } from './generator.js';
 import { clustersGenerator } from './clusters.js';
-import { createGitGenerator, type GitGeneratorOptions } from './git.js';
+import { createGitGenerator } from './git.js';
+import type { GitGeneratorOptions } from './git-spec.js';
 import type { GitResultMemo } from './git-memo.js';
 import { matchesSelector, parseLabelSelector } from './label-selector.js';
 import { listGenerator } from './list.js';

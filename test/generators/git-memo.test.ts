@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gitResultKey, GitResultMemo, type GitResultInputs } from '../../src/generators/git-memo.js';
-import { parseGitSpec } from '../../src/generators/git.js';
+import { parseGitSpec } from '../../src/generators/git-spec.js';
 
 const base: GitResultInputs = {
   spec: parseGitSpec({ repoURL: 'https://git.example/apps.git', revision: 'main', directories: [{ path: 'apps/*' }] }),
