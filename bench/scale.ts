@@ -4,16 +4,12 @@
 // every process per phase (which part gives out first); resident memory per replica; with the two replicas
 // running: the time a restarted replica takes to list and sync its caches (until /readyz), and the full
 // resyncs that follow (the first after a converge reconciles every key once more, since each fingerprint
-// was taken before that reconcile's own writes; the next finds nothing changed). With `--argocd lifted` (or
-// `shipped`, or both, comma-separated), Argo CD's controller converges the same workload after the one replica,
-// started cold as the replicas are.
-//   node dist/bench/scale.js [--app-sets 5000] [--apps-per-set 10] [--resync-period 3m] [--argocd none] [--results-name system-scale] [--no-write]
+// was taken before that reconcile's own writes; the next finds nothing changed).
+//   node dist/bench/scale.js [--app-sets 5000] [--apps-per-set 10] [--resync-period 3m] [--results-name system-scale] [--no-write]
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseDurationMs } from '../src/config/parsers.js';
 import { peakRssMiB, rssMiB, cpuSeconds } from '../test/system/proc-stats.js';
 import type { ReplicaProcess } from '../test/system/controller-process.js';
-import { argoCdBinaries, type ArgoCdConfig } from '../test/system/argocd-process.js';
-import { argoCdCreate } from './system-argocd-phases.js';
 import { machineInfo, writeBenchResults } from './results-file.js';
 import { readSystemBenchOptions } from './system-options.js';
 import { roundTo } from './statistics.js';
@@ -112,24 +108,6 @@ function requestFigures(phase: PhaseRequests, applications: number) {
   };
 }
 
-/** Argo CD's controller converging the workload on an emptied cluster, started cold: time, CPU, memory and requests. */
-async function argoCdConverge(ctx: BenchContext, config: ArgoCdConfig, ceilingSeconds: number, applications: number) {
-  progress(`Argo CD (${config})`);
-  const run = await argoCdCreate(ctx, await argoCdBinaries(), { config, namespace: `scale-argocd-${config}`, warm: false });
-  progress(`Argo CD (${config}) ${run.seconds} s (${roundTo(run.seconds / ceilingSeconds)}), RSS ${run.rssMiB.controller} MiB; clearing`);
-  const errorLines = await run.install.stop();
-  await clearNamespace(ctx, run.space);
-  return {
-    seconds: run.seconds,
-    ratio: roundTo(run.seconds / ceilingSeconds),
-    cpu: run.cpu,
-    repoServerCpuSeconds: run.repoServerCpuSeconds,
-    rssMiB: run.rssMiB,
-    requests: requestFigures(run, applications),
-    errorLines: errorLines.length,
-  };
-}
-
 async function measure(ctx: BenchContext) {
   const applications = ctx.options.appSets * ctx.options.appsPerSet;
   const writesInFlight = ctx.options.totalReconciles * WRITES_PER_RECONCILE;
@@ -142,8 +120,6 @@ async function measure(ctx: BenchContext) {
   progress(`1 replica ${one.seconds} s (${roundTo(one.seconds / ceiling.seconds)}), RSS ${one.rssMiB.join(', ')} MiB; clearing`);
   const oneErrors = await stopReplicas(one.replicas);
   await clearNamespace(ctx, one.space);
-  const argoCd: Partial<Record<ArgoCdConfig, Awaited<ReturnType<typeof argoCdConverge>>>> = {};
-  for (const config of ctx.options.argocd) argoCd[config] = await argoCdConverge(ctx, config, ceiling.seconds, applications);
   progress('controller, 2 replicas');
   const two = await controllerCreate(ctx, 2, { namespace: 'scale-2', resyncPeriod: ctx.options.resyncPeriod });
   const twoPids = two.replicas.map((r) => r.process.pid ?? 0);
@@ -175,7 +151,6 @@ async function measure(ctx: BenchContext) {
       applies: two.applies,
       requests: requestFigures(two, applications),
     },
-    argoCd,
     restart: restarted,
     resyncPasses: passes,
     rssAfterResyncsMiB: rssAfterResyncs,
