@@ -1,3 +1,5 @@
+// The git generator's spec and the source its listings read, apart from git.ts: the listings (git-directories.ts,
+// git-files.ts) and the memo need these types, and git.ts needs the listings, so they cannot live there.
 import { validateRepoURL, validateRevision } from '../git/input-validation.js';
 import type { GeneratorContext } from './generator.js';
 import { readPathPatterns, type PathPattern } from './path-params.js';
