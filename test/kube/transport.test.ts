@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Socket, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { KubeConfig } from '../../src/kube/kubeconfig.js';
-import { requestTarget } from '../../src/kube/transport/request-url.js';
+import { requestPath, requestTarget } from '../../src/kube/transport/request-url.js';
 import { createKubeTransport, RequestTimeoutError } from '../../src/kube/transport/transport.js';
 
 /** A kubeconfig for a plain-HTTP server at `server`, without credentials. */
@@ -38,6 +38,15 @@ describe('requestTarget', () => {
 
   it('refuses a server URL that is neither http nor https', () => {
     assert.throws(() => requestTarget(plainKubeConfig('ftp://files.example'), '/version'), /neither http nor https/);
+  });
+
+  it('gives requests that write their own head the same path and query as requestTarget', () => {
+    const kc = plainKubeConfig('https://proxy.example:8443/k8s/clusters/c-1/');
+    const query = { fieldManager: 'appset-controller', force: true, dryRun: undefined, name: 'a&b=c' };
+    const path = requestPath(kc, '/apis/argoproj.io/v1alpha1/namespaces/team/applications/web', query);
+    assert.equal(path, '/k8s/clusters/c-1/apis/argoproj.io/v1alpha1/namespaces/team/applications/web?fieldManager=appset-controller&force=true&name=a%26b%3Dc');
+    assert.equal(path, requestTarget(kc, '/apis/argoproj.io/v1alpha1/namespaces/team/applications/web', query).path);
+    assert.throws(() => requestPath(plainKubeConfig('ftp://files.example'), '/version'), /neither http nor https/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { AppsetError } from '../../model/errors.js';
+import { Fifo } from '../../runtime/fifo.js';
 import { ResponseReader } from './response-reader.js';
 
 /** The request went out on a reused connection that turned out to be closed before any answer came. */
@@ -69,7 +70,7 @@ interface Connection {
  */
 export class Http1Connections {
   private readonly idle: Connection[] = [];
-  private readonly waiting: Job[] = [];
+  private readonly waiting = new Fifo<Job>();
   private open = 0;
   private retired = false;
 
@@ -207,8 +208,7 @@ export class Http1Connections {
 
   private cancel(job: Job, error: Error): void {
     if (job.settled) return;
-    const at = this.waiting.indexOf(job);
-    if (at >= 0) this.waiting.splice(at, 1);
+    this.waiting.remove(job);
     this.settle(job, error);
     // A request on the wire cannot be taken back: its connection is closed, so no late answer is misread.
     if (job.connection?.job === job) {

@@ -51,13 +51,22 @@ export function serverAddress(server: string): {
 
 /** The target of `path?query` on the kubeconfig's current cluster; undefined query values are left out. */
 export function requestTarget(kc: KubeConfig, path: string, query: Query = {}): RequestTarget {
-  const { prefix, hostHeader: _host, ...base } = serverBase(kc.server);
+  const { protocol, hostname, port } = serverBase(kc.server);
+  return { protocol, hostname, port, path: requestPath(kc, path, query) };
+}
+
+/**
+ * Only the path and query string of {@link requestTarget}, for requests that write their own head. The
+ * object with a rest spread that requestTarget once built for it took V8's slow property path: 1.3-2.3 %
+ * of a replica's main thread in a converge (perf, session 37).
+ */
+export function requestPath(kc: KubeConfig, path: string, query: Query = {}): string {
   let search = '';
   for (const name in query) {
     const value = query[name];
     if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
   }
-  return { ...base, path: prefix + path + search };
+  return serverBase(kc.server).prefix + path + search;
 }
 
 /** Escapes one path segment (a namespace or name) so it can never change the request's path. */

@@ -6,7 +6,7 @@ import { nodeHttp as http } from '../../runtime/node-http.js';
 import { errorFromStatus, parseStatus, readBody, retryAfter, retryAfterMs } from './api-errors.js';
 import { ConnectionPool, type Credentials } from './connection-pool.js';
 import { StaleConnectionError } from './http1-connections.js';
-import { requestTarget, serverAddress, type Query } from './request-url.js';
+import { requestPath, requestTarget, serverAddress, type Query } from './request-url.js';
 
 /** The JSON merge patch content type. */
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -169,7 +169,7 @@ function headerBlock(kc: KubeConfig, headers: Credentials['headers']): string {
  * body Node wrote two chunks, a writev, and the client and the API server both spent about a tenth more).
  */
 function requestText(kc: KubeConfig, credentials: Credentials, request: KubeRequest): string {
-  const { path } = requestTarget(kc, request.path, request.query);
+  const path = requestPath(kc, request.path, request.query);
   // Paths are escaped by their builders (pathSegment, the query's encoding); anything else is a bug, never sent.
   if (!/^\/[\x21-\x7e]*$/.test(path)) throw new Error(`${request.method} ${JSON.stringify(path)}: a request path must be escaped`);
   let head = `${request.method} ${path} HTTP/1.1\r\n${headerBlock(kc, credentials.headers)}Accept: application/json\r\n`;
