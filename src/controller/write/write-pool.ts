@@ -33,7 +33,7 @@ export class WritePool {
     this.perReconcile = Math.max(1, Math.floor(capacity / 2));
   }
 
-  /** Runs one reconcile's writes (each must not throw) and resolves once all of them finished. */
+  /** Runs one reconcile's writes (each must not throw) and resolves once all of them finished; `writes` must not change meanwhile. */
   run(writes: ReadonlyArray<() => Promise<void>>): Promise<void> {
     if (writes.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
