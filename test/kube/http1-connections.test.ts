@@ -42,7 +42,7 @@ describe('Http1Connections against a raw server', () => {
   after(() => server.close());
 
   const pool = (max = 4): Http1Connections =>
-    new Http1Connections({ connect: () => connect({ host: '127.0.0.1', port }), maxConnections: max, idleTimeoutMs: 5_000 });
+    new Http1Connections({ connect: (onread) => connect({ host: '127.0.0.1', port, onread }), maxConnections: max, idleTimeoutMs: 5_000 });
   const kubeConfig = (headers: Record<string, string> = {}): KubeConfig => ({
     server: `http://127.0.0.1:${port}`,
     namespace: undefined,

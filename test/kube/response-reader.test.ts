@@ -12,6 +12,23 @@ function feed(text: string, cuts: readonly number[], keepBody = true): { reader:
   return { reader, completeAfter };
 }
 
+/**
+ * Feeds `text` as the connections do: each piece copied into one shared buffer, pushed as a view of it, and the
+ * buffer overwritten once push returns (the next read lands there). Returns the reader.
+ */
+function feedThroughOneBuffer(text: string, cuts: readonly number[], keepBody = true): ResponseReader {
+  const bytes = Buffer.from(text, 'utf8');
+  const shared = Buffer.alloc(bytes.length);
+  const reader = new ResponseReader(keepBody);
+  const bounds = [0, ...cuts, bytes.length];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const size = bytes.copy(shared, 0, bounds[i], bounds[i + 1]);
+    reader.push(shared.subarray(0, size));
+    shared.fill('#');
+  }
+  return reader;
+}
+
 /** Every way of cutting `text` in two, and the whole of it in one piece. */
 function everySplit(text: string): number[][] {
   const length = Buffer.byteLength(text);
@@ -74,6 +91,20 @@ describe('ResponseReader', () => {
     assert.equal(unbounded.keepAlive, false);
     const noContent = feed('HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n', []);
     assert.deepEqual(noContent.completeAfter, [0]);
+  });
+
+  it('keeps no view of a pushed chunk: the bytes after a push may overwrite it (one read buffer for every connection)', () => {
+    for (const text of [LENGTH_ANSWER, CHUNKED_ANSWER]) {
+      const length = Buffer.byteLength(text);
+      const expected = feed(text, []).reader.body();
+      for (let first = 1; first < length; first++) {
+        for (let second = first + 1; second < length; second += 7) {
+          const reader = feedThroughOneBuffer(text, [first, second]);
+          assert.equal(reader.complete, true, `cut at ${first},${second}`);
+          assert.equal(reader.body(), expected, `cut at ${first},${second}`);
+        }
+      }
+    }
   });
 
   it('refuses what is not HTTP/1.1 or ends early, rather than guess', () => {

@@ -84,7 +84,7 @@ export class ConnectionPool {
     if (!this.plainAgents) {
       const { hostname: host, port } = serverAddress(server);
       this.plainAgents = {
-        requests: this.requestConnections(() => net.connect({ host, port })),
+        requests: this.requestConnections((onread) => net.connect({ host, port, onread })),
         streams: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
       };
     }
@@ -103,7 +103,18 @@ export class ConnectionPool {
       // The replaced connections finish their requests and then close; the stream agent's after their idle timeout.
       this.agents?.requests.retire();
       this.agents = {
-        requests: this.requestConnections(() => tls.connect({ host, port, secureContext, rejectUnauthorized, ...(servername ? { servername } : {}) })),
+        requests: this.requestConnections((onread) => {
+          // tls.connect takes net's `onread` since Node 15 (nodejs/node#35753); @types/node's ConnectionOptions leaves it out.
+          const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
+            host,
+            port,
+            secureContext,
+            rejectUnauthorized,
+            onread,
+            ...(servername ? { servername } : {}),
+          };
+          return tls.connect(options);
+        }),
         streams: new PooledAgent({
           secureContext,
           rejectUnauthorized,
@@ -118,7 +129,7 @@ export class ConnectionPool {
     return this.agents;
   }
 
-  private requestConnections(connect: () => net.Socket): Http1Connections {
+  private requestConnections(connect: (onread: net.OnReadOpts) => net.Socket): Http1Connections {
     return new Http1Connections({ connect, maxConnections: this.limits.requests, idleTimeoutMs: IDLE_TIMEOUT_MS });
   }
 }

@@ -58,7 +58,10 @@ export class ResponseReader {
   /** `keepBody`: collect the body for {@link body}; otherwise (and only for a 2xx answer) its bytes are only counted. */
   constructor(private keepBody: boolean) {}
 
-  /** Feeds the next bytes; true once the response is complete. Bytes past its end are a protocol error. */
+  /**
+   * Feeds the next bytes; true once the response is complete. Bytes past its end are a protocol error.
+   * `chunk` is not kept: the caller may reuse its memory once this returns (the connections read into one buffer).
+   */
   push(chunk: Buffer): boolean {
     if (this.done) throw new MalformedResponseError('bytes arrived after the end of the response');
     let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -98,7 +101,7 @@ export class ResponseReader {
       const end = data.indexOf(HEAD_END);
       if (end < 0) {
         if (data.length > MAX_HEAD_BYTES) throw new MalformedResponseError(`a response head longer than ${MAX_HEAD_BYTES} bytes`);
-        this.pending = data;
+        this.pending = Buffer.from(data);
         return undefined;
       }
       const head = data.toString('latin1', 0, end);
@@ -172,7 +175,7 @@ export class ResponseReader {
       } else {
         // The CRLF that closes a chunk's data.
         if (data.length - at < 2) {
-          this.pending = data.subarray(at);
+          this.pending = Buffer.from(data.subarray(at));
           return false;
         }
         if (data[at] !== 0x0d || data[at + 1] !== 0x0a) throw new MalformedResponseError('a chunk did not end with CRLF');
@@ -187,7 +190,7 @@ export class ResponseReader {
   private readChunkLine(data: Buffer, at: number): number | 'incomplete' | 'end' {
     const lineEnd = data.indexOf('\r\n', at);
     if (lineEnd < 0) {
-      this.pending = data.subarray(at);
+      this.pending = Buffer.from(data.subarray(at));
       if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedResponseError('a chunk size line without an end');
       return 'incomplete';
     }
@@ -204,7 +207,8 @@ export class ResponseReader {
     return lineEnd + 2;
   }
 
+  /** Keeps a copy of body bytes when the body is kept (the caller's chunk may be overwritten after {@link push}). */
   private take(bytes: Buffer): void {
-    if (this.keepBody && bytes.length > 0) this.parts.push(bytes);
+    if (this.keepBody && bytes.length > 0) this.parts.push(Buffer.from(bytes));
   }
 }
