@@ -2,7 +2,9 @@
  * Watch stream benchmark: streamWatch reading 10,000 Application events (as the API server writes them,
  * managedFields included) from a stream that delivers them in chunks of about 16 KiB, several chunks at a
  * time as when the replica's main thread was busy, side by side with the floor: JSON.parse of the same lines
- * already split. Figures: CPU time and bytes allocated per event, and their ratios to the floor.
+ * already split. A third subject is streamWatch as informers that drop managedFields run it: with the member cut
+ * out of each line before parsing (session 38). Figures: CPU time and bytes allocated per event, and their
+ * ratios to the floor.
  * Run: npm run bench:watch-stream (node dist/bench/watch-stream.js). Results: bench/results/watch-stream.json.
  */
 import type { IncomingMessage } from 'node:http';
@@ -92,13 +94,13 @@ function chunksOf(text: Buffer): Buffer[] {
 }
 
 /** Reads every event through streamWatch; the chunks arrive one to six at a time, a turn of the event loop apart. */
-async function readThroughStream(chunks: readonly Buffer[]): Promise<void> {
+async function readThroughStream(chunks: readonly Buffer[], withoutManagedFields: boolean): Promise<void> {
   let events = 0;
   const source = new Readable({ read: () => undefined });
   const reading = streamWatch(
     () => Promise.resolve(source as unknown as IncomingMessage),
     () => void events++,
-    { signal: new AbortController().signal, silenceMs: 60_000 },
+    { signal: new AbortController().signal, silenceMs: 60_000, withoutManagedFields },
   );
   for (let i = 0; i < chunks.length;) {
     for (let batch = 1 + (i % 6); batch > 0 && i < chunks.length; batch--, i++) source.push(chunks[i]);
@@ -128,42 +130,52 @@ async function cpuMs(work: () => Promise<void>): Promise<number> {
 async function main(): Promise<void> {
   const lines = Array.from({ length: EVENTS }, (_, i) => eventLine(i));
   const chunks = chunksOf(Buffer.from(lines.map((line) => `${line}\n`).join('')));
-  const stream = (): Promise<void> => readThroughStream(chunks);
+  const stream = (): Promise<void> => readThroughStream(chunks, false);
+  const cutStream = (): Promise<void> => readThroughStream(chunks, true);
   const floor = (): Promise<void> => parseOnly(lines);
-  await stream(); // warm both before measuring
+  await stream(); // warm all three before measuring
+  await cutStream();
   await floor();
   const streamed: number[] = [];
+  const cutStreamed: number[] = [];
   const parsed: number[] = [];
   const ratios: number[] = [];
+  const cutRatios: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    // Alternate which goes first, so a drift within a round touches both alike.
-    let ours: number;
-    let baseline: number;
-    if (round % 2 === 0) {
-      ours = await cpuMs(stream);
-      baseline = await cpuMs(floor);
-    } else {
-      baseline = await cpuMs(floor);
-      ours = await cpuMs(stream);
+    // Rotate which goes first, so a drift within a round touches all alike.
+    const subjects = [stream, cutStream, floor];
+    const took = new Map<() => Promise<void>, number>();
+    for (let i = 0; i < subjects.length; i++) {
+      const subject = subjects[(round + i) % subjects.length] as () => Promise<void>;
+      took.set(subject, await cpuMs(subject));
     }
+    const [ours, cut, baseline] = [took.get(stream), took.get(cutStream), took.get(floor)] as [number, number, number];
     streamed.push(ours);
+    cutStreamed.push(cut);
     parsed.push(baseline);
     ratios.push(ours / baseline);
+    cutRatios.push(cut / baseline);
   }
   const bytesPerEvent = async (work: () => Promise<void>): Promise<number> => Math.round((await sampledAllocationBytes(work)) / EVENTS);
   const figures = {
     events: EVENTS,
     bytesPerLine: Math.round(chunks.reduce((sum, chunk) => sum + chunk.length, 0) / EVENTS),
     rounds: ROUNDS,
-    cpuMsPer10k: { streamWatch: roundTo(median(streamed)), parseOnly: roundTo(median(parsed)) },
+    cpuMsPer10k: { streamWatch: roundTo(median(streamed)), streamWatchWithoutManagedFields: roundTo(median(cutStreamed)), parseOnly: roundTo(median(parsed)) },
     pairedCpuRatio: roundTo(median(ratios)),
-    bytesAllocatedPerEvent: { streamWatch: await bytesPerEvent(stream), parseOnly: await bytesPerEvent(floor) },
+    pairedCpuRatioWithoutManagedFields: roundTo(median(cutRatios)),
+    bytesAllocatedPerEvent: {
+      streamWatch: await bytesPerEvent(stream),
+      streamWatchWithoutManagedFields: await bytesPerEvent(cutStream),
+      parseOnly: await bytesPerEvent(floor),
+    },
   };
   process.stdout.write(
-    `streamWatch over ${EVENTS} Application events (${figures.bytesPerLine} bytes each), median of ${ROUNDS} alternating rounds:\n` +
-      `  streamWatch        ${figures.cpuMsPer10k.streamWatch} CPU-ms, ${figures.bytesAllocatedPerEvent.streamWatch} bytes allocated per event\n` +
-      `  JSON.parse alone   ${figures.cpuMsPer10k.parseOnly} CPU-ms, ${figures.bytesAllocatedPerEvent.parseOnly} bytes allocated per event\n` +
-      `  paired CPU ratio   ${figures.pairedCpuRatio}\n`,
+    `streamWatch over ${EVENTS} Application events (${figures.bytesPerLine} bytes each), median of ${ROUNDS} rotated rounds:\n` +
+      `  streamWatch                      ${figures.cpuMsPer10k.streamWatch} CPU-ms, ${figures.bytesAllocatedPerEvent.streamWatch} bytes allocated per event\n` +
+      `  streamWatch, managedFields cut   ${figures.cpuMsPer10k.streamWatchWithoutManagedFields} CPU-ms, ${figures.bytesAllocatedPerEvent.streamWatchWithoutManagedFields} bytes allocated per event\n` +
+      `  JSON.parse alone                 ${figures.cpuMsPer10k.parseOnly} CPU-ms, ${figures.bytesAllocatedPerEvent.parseOnly} bytes allocated per event\n` +
+      `  paired CPU ratio to JSON.parse   ${figures.pairedCpuRatio} (managedFields cut: ${figures.pairedCpuRatioWithoutManagedFields})\n`,
   );
   process.stderr.write(`results written to ${writeBenchResults('watch-stream', figures)}\n`);
 }

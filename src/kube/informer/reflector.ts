@@ -229,7 +229,13 @@ export class Reflector<T extends KubeObject> {
         return response;
       },
       (event) => this.handle(event),
-      { signal, silenceMs: silenceMs ?? 150_000, onData: () => (this.stats.lastHeardAt = Date.now()) },
+      {
+        signal,
+        silenceMs: silenceMs ?? 150_000,
+        onData: () => (this.stats.lastHeardAt = Date.now()),
+        // What the transform would drop is not parsed at all.
+        withoutManagedFields: this.options.transform === dropManagedFields,
+      },
     );
     this.stats.watching = false;
     // A server that answers and hangs up at once must not make us loop without pause.

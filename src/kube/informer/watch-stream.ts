@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppsetError } from '../../model/errors.js';
+import { withoutManagedFields } from './managed-fields-cut.js';
 
 /** One line of a watch stream. */
 export interface WatchEvent {
@@ -23,6 +24,8 @@ export interface StreamOptions {
   silenceMs: number;
   /** Called whenever bytes arrive, for the informer's "last heard from the server". */
   onData?: () => void;
+  /** Leave `object.metadata.managedFields` out of each event before parsing it (for an informer that drops them). */
+  withoutManagedFields?: boolean;
 }
 
 /**
@@ -46,10 +49,15 @@ export async function streamWatch(
   try {
     const response = await open(controller.signal);
     rearm();
-    return await readEvents(response, onEvent, () => {
-      rearm();
-      options.onData?.();
-    });
+    return await readEvents(
+      response,
+      onEvent,
+      () => {
+        rearm();
+        options.onData?.();
+      },
+      options.withoutManagedFields ?? false,
+    );
   } catch (error) {
     const reason: unknown = controller.signal.reason;
     throw reason instanceof SilenceError ? reason : error;
@@ -59,7 +67,7 @@ export async function streamWatch(
   }
 }
 
-async function readEvents(response: IncomingMessage, onEvent: (event: WatchEvent) => void, onData: () => void): Promise<number> {
+async function readEvents(response: IncomingMessage, onEvent: (event: WatchEvent) => void, onData: () => void, cut: boolean): Promise<number> {
   response.setEncoding('utf8');
   // The part of an event line that came before this chunk. Lines are looked for in each chunk as it came
   // (already flat), not in `pending + chunk`: searching that joined string made V8 copy every chunk once
@@ -75,23 +83,23 @@ async function readEvents(response: IncomingMessage, onEvent: (event: WatchEvent
       pending = '';
       start = newline + 1;
       if (line) {
-        onEvent(parseEvent(line));
+        onEvent(parseEvent(line, cut));
         count++;
       }
     }
     if (start < text.length) pending += text.slice(start);
   }
   if (pending.trim()) {
-    onEvent(parseEvent(pending.trim()));
+    onEvent(parseEvent(pending.trim(), cut));
     count++;
   }
   return count;
 }
 
-function parseEvent(line: string): WatchEvent {
+function parseEvent(line: string, cut: boolean): WatchEvent {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(line);
+    parsed = parseLine(line, cut);
   } catch {
     throw new Error(`watch stream sent a line that is not JSON: ${line.slice(0, 200)}`);
   }
@@ -100,4 +108,19 @@ function parseEvent(line: string): WatchEvent {
     throw new Error(`watch stream sent something that is not an event: ${line.slice(0, 200)}`);
   }
   return { type: event.type, object: event.object };
+}
+
+/** The line parsed, without its managedFields when `cut` (the whole line judges whether it is JSON at all). */
+function parseLine(line: string, cut: boolean): unknown {
+  if (cut) {
+    const shorter = withoutManagedFields(line);
+    if (shorter !== line) {
+      try {
+        return JSON.parse(shorter);
+      } catch {
+        // Not expected of a cut of valid JSON; the whole line decides below.
+      }
+    }
+  }
+  return JSON.parse(line);
 }

@@ -10,12 +10,12 @@ function response(chunks: readonly Buffer[]): IncomingMessage {
 }
 
 /** Every event `chunks` make, read through streamWatch. */
-async function eventsOf(chunks: readonly Buffer[]): Promise<{ events: WatchEvent[]; count: number }> {
+async function eventsOf(chunks: readonly Buffer[], withoutManagedFields = false): Promise<{ events: WatchEvent[]; count: number }> {
   const events: WatchEvent[] = [];
   const count = await streamWatch(
     () => Promise.resolve(response(chunks)),
     (event) => events.push(event),
-    { signal: new AbortController().signal, silenceMs: 5_000 },
+    { signal: new AbortController().signal, silenceMs: 5_000, withoutManagedFields },
   );
   return { events, count };
 }
@@ -57,5 +57,13 @@ describe('streamWatch line splitting', () => {
   it('rejects a line that is not an event, naming it', async () => {
     await assert.rejects(eventsOf([Buffer.from(`${JSON.stringify(EVENTS[0])}\n{"type":"ADDED"}\n`)]), /not an event: \{"type":"ADDED"\}/);
     await assert.rejects(eventsOf([Buffer.from('{"type":\n')]), /not JSON: \{"type":/);
+  });
+
+  it('leaves out object.metadata.managedFields only when asked, and judges a broken line whole', async () => {
+    const managed = { type: 'ADDED', object: { metadata: { managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': {} } }], name: 'a' }, spec: { x: 1 } } };
+    const bytes = Buffer.from(`${JSON.stringify(managed)}\n`);
+    assert.deepEqual((await eventsOf([bytes])).events, [managed]);
+    assert.deepEqual((await eventsOf([bytes], true)).events, [{ type: 'ADDED', object: { metadata: { name: 'a' }, spec: { x: 1 } } }]);
+    await assert.rejects(eventsOf([Buffer.from('{"type":"ADDED","object":{"metadata":{"managedFields":[],"name":}}\n')], true), /not JSON/);
   });
 });
