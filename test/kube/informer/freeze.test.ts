@@ -146,4 +146,13 @@ describe('SharingFreezer', () => {
       assert.deepEqual(o, { id: `unique-${i}-${'x'.repeat(20)}`, shared: 'https://example.test/apps.git', list: ['https://example.test/apps.git'] }),
     );
   });
+
+  it('pools strings that share a slot of its recent front without mixing them up', () => {
+    // Same length and the same characters where the slot is taken from; they differ only in their first one.
+    const texts = ['A', 'B', 'C', 'D'].map((first) => `${first}${'y'.repeat(19)}`);
+    const freezer = new SharingFreezer();
+    const objects = Array.from({ length: 40 }, (_, i) => ({ value: texts[i % 4] as string, again: texts[(i * 7) % 4] as string }));
+    for (const object of objects) freezer.freeze(object);
+    objects.forEach((object, i) => assert.deepEqual(object, { value: texts[i % 4], again: texts[(i * 7) % 4] }));
+  });
 });
