@@ -1,10 +1,4 @@
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, escaped } from './json-text.js';
 
 /** Where the splitter is in the body: before the `items` array, inside it, or after it. */
 type Phase = 'head' | 'items' | 'tail';
@@ -120,12 +114,6 @@ export class ListItemSplitter {
 }
 
 /** Whether the quote at `index` is escaped: preceded by an odd run of backslashes. */
-function escaped(text: string, index: number): boolean {
-  let backslashes = 0;
-  for (let j = index - 1; j >= 0 && text.charCodeAt(j) === BACKSLASH; j--) backslashes++;
-  return backslashes % 2 === 1;
-}
-
 function whitespace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }

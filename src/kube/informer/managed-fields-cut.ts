@@ -2,14 +2,9 @@
 // drops it (dropManagedFields) parsed it only to throw it away: every member of it a new object and every
 // key looked up in V8's string table. Cut out of the text, it is never parsed.
 
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, escaped } from './json-text.js';
+
 const MEMBER = '"managedFields":[';
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /**
  * `line` (one watch event, `{"type":...,"object":{...}}` as the API server writes it) without the member
@@ -68,10 +63,6 @@ function closingBracket(line: string, open: number): number {
 
 /** The index of the quote that ends the string opened at `open` (skipping escaped quotes), or -1. */
 function stringEnd(line: string, open: number): number {
-  for (let at = line.indexOf('"', open + 1); at >= 0; at = line.indexOf('"', at + 1)) {
-    let backslashes = 0;
-    while (line.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return at;
-  }
+  for (let at = line.indexOf('"', open + 1); at >= 0; at = line.indexOf('"', at + 1)) if (!escaped(line, at)) return at;
   return -1;
 }
