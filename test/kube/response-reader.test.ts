@@ -107,6 +107,39 @@ describe('ResponseReader', () => {
     }
   });
 
+  it('reads chunk sizes in either case, up to twelve hex digits', () => {
+    const sizes = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1A\r\n' + 'a'.repeat(26) + '\r\n00000000001f\r\n' + 'b'.repeat(31) + '\r\n0\r\n\r\n';
+    const { reader, completeAfter } = feed(sizes, []);
+    assert.deepEqual(completeAfter, [0]);
+    assert.equal(reader.body(), 'a'.repeat(26) + 'b'.repeat(31));
+  });
+
+  it("hands a 2xx body to a sink as it comes, through one reused buffer, and keeps an error's Status instead", () => {
+    for (let first = 1; first < CHUNKED_ANSWER.length; first++) {
+      const calls: string[] = [];
+      const bytes = Buffer.from(CHUNKED_ANSWER);
+      const shared = Buffer.alloc(bytes.length);
+      const reader = new ResponseReader(false, { onResponse: () => calls.push('response'), onBody: (body) => calls.push(body.toString('utf8')) });
+      for (const [start, end] of [
+        [0, first],
+        [first, bytes.length],
+      ] as const) {
+        const size = bytes.copy(shared, 0, start, end);
+        reader.push(shared.subarray(0, size));
+        shared.fill('#');
+      }
+      assert.equal(reader.complete, true);
+      assert.equal(calls[0], 'response', `cut at ${first}`);
+      assert.equal(calls.slice(1).join(''), '{"kind":"Application"}', `cut at ${first}`);
+      assert.equal(reader.body(), '');
+    }
+    const calls: string[] = [];
+    const denied = new ResponseReader(false, { onResponse: () => calls.push('response'), onBody: () => calls.push('body') });
+    denied.push(Buffer.from('HTTP/1.1 403 Forbidden\r\nContent-Length: 17\r\n\r\n{"kind":"Status"}'));
+    assert.deepEqual(calls, []);
+    assert.equal(denied.body(), '{"kind":"Status"}');
+  });
+
   it('refuses what is not HTTP/1.1 or ends early, rather than guess', () => {
     const refused = (text: string, pattern: RegExp): void => {
       assert.throws(
@@ -121,6 +154,8 @@ describe('ResponseReader', () => {
     refused('HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n', /bad or repeated Content-Length/);
     refused('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX', /did not end with CRLF/);
     refused('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', /bad chunk size line/);
+    refused('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1g\r\n', /bad chunk size line/);
+    refused('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1000000000000\r\n', /bad chunk size line/);
     const cut = new ResponseReader(true);
     cut.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{"a"'));
     assert.throws(() => cut.end(), /ended before the response was complete/);

@@ -153,11 +153,80 @@ describe('KubeTransport against a local server', () => {
     const transport = createKubeTransport(plainKubeConfig(base), { maxSockets: 2, maxStreams: 4 });
     const watches = new AbortController();
     const streams = await Promise.all([1, 2, 3].map((i) => transport.stream(`/watch/${i}`, {}, watches.signal)));
+    const bodies = [4, 5, 6].map((i) => transport.streamBody(`/watch/${i}`, {}, watches.signal, { onBody: () => undefined }).catch((error: unknown) => error));
     await Promise.all(Array.from({ length: 20 }, (_, i) => transport.send({ method: 'PATCH', path: `/write/${i}`, body: {} })));
-    assert.equal(requestPorts.size, 2, 'twenty writes shared two connections while three watches stayed open');
+    assert.equal(requestPorts.size, 2, 'twenty writes shared two connections while six streams stayed open');
     watches.abort();
     for (const stream of streams) stream.destroy();
+    for (const ended of await Promise.all(bodies)) assert.equal((ended as Error).name, 'AbortError');
     for (const res of held) res.end();
+  });
+
+  it('streams a chunked body to the sink as it comes, and resolves when the server ends it', async () => {
+    const pieces = ['{"type":"ADDED"}\n', '{"type":"MOD', 'IFIED","note":"grüße 😀"}\n', 'x'.repeat(200_000), '\n'];
+    answer = (req, res) => {
+      assert.equal(req.headers.accept, 'application/json');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let i = 0;
+      const next = (): void => {
+        if (i === pieces.length) res.end();
+        else res.write(pieces[i++], () => setTimeout(next, 2));
+      };
+      next();
+    };
+    const transport = createKubeTransport(plainKubeConfig(`${base}/prefix`));
+    const order: string[] = [];
+    const received: Buffer[] = [];
+    await transport.streamBody('/apis/x/v1/things', { watch: true, resourceVersion: '7' }, new AbortController().signal, {
+      onResponse: () => order.push('response'),
+      onBody: (bytes) => {
+        if (order.at(-1) !== 'body') order.push('body');
+        received.push(Buffer.from(bytes)); // the stream's buffer is reused after each call
+      },
+    });
+    assert.deepEqual(order, ['response', 'body']);
+    assert.equal(Buffer.concat(received).toString('utf8'), pieces.join(''));
+    assert.ok(received.length >= pieces.length, 'handed on as the bytes came, not at the end');
+    assert.equal(seen.at(-1), 'GET /prefix/apis/x/v1/things?watch=true&resourceVersion=7');
+  });
+
+  it("throws a stream's error answer as the API's error, and hands none of it to the sink", async () => {
+    answer = (_req, res) => {
+      res.writeHead(410, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' }));
+    };
+    let bodies = 0;
+    const transport = createKubeTransport(plainKubeConfig(base));
+    await assert.rejects(
+      transport.streamBody('/watch/expired', {}, new AbortController().signal, { onResponse: () => bodies++, onBody: () => bodies++ }),
+      (error: Error) => error.name === 'GoneError' && /too old resource version/.test(error.message),
+    );
+    assert.equal(bodies, 0);
+  });
+
+  it('ends a stream with what its sink throws, or when the server drops it midway, and closes the connection', async () => {
+    const closed: Promise<void>[] = [];
+    answer = (req, res) => {
+      closed.push(new Promise((resolve) => req.socket.once('close', () => resolve())));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"ADDED"}\n');
+      if (req.url === '/watch/drop') setTimeout(() => req.socket.destroy(), 20);
+    };
+    const transport = createKubeTransport(plainKubeConfig(base));
+    const signal = new AbortController().signal;
+    await assert.rejects(
+      transport.streamBody('/watch/throws', {}, signal, {
+        onBody: () => {
+          throw new Error('the informer failed');
+        },
+      }),
+      /the informer failed/,
+    );
+    await assert.rejects(
+      transport.streamBody('/watch/drop', {}, signal, { onBody: () => undefined }),
+      /ended before the response was complete|closed the connection/,
+    );
+    await Promise.all(closed);
   });
 
   it("stops at the caller's signal", async () => {

@@ -222,16 +222,15 @@ export class Reflector<T extends KubeObject> {
     this.stats.watches++;
     const startedAt = Date.now();
     const events = await streamWatch(
-      async (streamSignal) => {
-        const response = await transport.stream(path, query, streamSignal);
-        this.stats.watching = true;
-        this.stats.lastHeardAt = Date.now();
-        return response;
-      },
+      (streamSignal, sink) => transport.streamBody(path, query, streamSignal, sink),
       (event) => this.handle(event),
       {
         signal,
         silenceMs: silenceMs ?? 150_000,
+        onResponse: () => {
+          this.stats.watching = true;
+          this.stats.lastHeardAt = Date.now();
+        },
         onData: () => (this.stats.lastHeardAt = Date.now()),
         // What the transform would drop is not parsed at all.
         withoutManagedFields: this.options.transform === dropManagedFields,

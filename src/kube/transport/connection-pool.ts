@@ -6,6 +6,7 @@ import { nodeHttp as http } from '../../runtime/node-http.js';
 import type { KubeConfig, TlsMaterial } from '../kubeconfig.js';
 import { Http1Connections } from './http1-connections.js';
 import { serverAddress } from './request-url.js';
+import { StreamConnections } from './stream-connections.js';
 
 /** How long resolved credentials are reused: a token refreshed on disk is picked up within this. */
 const CREDENTIALS_TTL_MS = 5_000;
@@ -16,11 +17,11 @@ const IDLE_TIMEOUT_MS = 30_000;
 /** A keep-alive agent whose connections share one secure context. */
 export class PooledAgent extends https.Agent {}
 
-/** How many connections a pool's requests share, and how many streams it may hold open at once. */
+/** How many connections a pool's requests share, and how many list pages it may stream at once. */
 export interface PoolLimits {
   /** Keep-alive connections shared by JSON requests; a request beyond waits for one to come free. */
   readonly requests: number;
-  /** Connections of streams (list pages, watches); a watch holds its connection while it lasts. */
+  /** Connections of list pages streamed at once (a watch has a connection of its own, outside this limit). */
   readonly streams: number;
 }
 
@@ -29,26 +30,29 @@ export interface Credentials {
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
   /** The connections of JSON requests. */
   readonly requests: Http1Connections;
-  /** The agent of streams: a watch never takes a connection that writes wait for. */
+  /** The agent of list pages: a long list never takes a connection that writes wait for. */
   readonly streamAgent: HttpAgent;
+  /** The connections of watches, one each, outside both limits. */
+  readonly streams: StreamConnections;
 }
 
-/** The request connections and the stream agent of one TLS policy. */
+/** The request connections, the list agent and the watch connections of one TLS policy. */
 interface AgentPair {
   readonly requests: Http1Connections;
-  readonly streams: HttpAgent;
+  readonly streamAgent: HttpAgent;
+  readonly streams: StreamConnections;
 }
 
 /**
- * The one credential and TLS policy of a replica's transport: the kubeconfig's credentials and two
- * keep-alive agents (requests and streams), replaced when the TLS material changes (a rotated client
- * certificate or CA). Resolving credentials reads files or runs a plugin, so the result is kept for a
+ * The one credential and TLS policy of a replica's transport: the kubeconfig's credentials, the keep-alive
+ * connections of requests and list pages and the connections of watches, replaced when the TLS material changes
+ * (a rotated client certificate or CA). Resolving credentials reads files or runs a plugin, so the result is kept for a
  * few seconds.
  *
  * Requests get a bounded number of connections on purpose. Each TLS connection costs 57-76 KiB of C heap,
  * and glibc keeps that memory after the connection closes: with one connection per write in flight (200 in a
- * converge), a replica held 6.5 MiB more at 1,000 Applications than with 32, for good. Streams have agents of
- * their own so that watches, which hold their connections, never take one that writes wait for.
+ * converge), a replica held 6.5 MiB more at 1,000 Applications than with 32, for good. List pages and watches
+ * have connections of their own so that they, which hold their connections, never take one that writes wait for.
  */
 export class ConnectionPool {
   private agents: AgentPair | undefined;
@@ -77,15 +81,17 @@ export class ConnectionPool {
   private async resolve(kc: KubeConfig): Promise<Credentials> {
     const { headers, tls: material } = await kc.connection();
     const agents = kc.server.startsWith('http:') ? this.plain(kc.server) : this.use(kc.server, material);
-    return { headers, requests: agents.requests, streamAgent: agents.streams };
+    return { headers, ...agents };
   }
 
   private plain(server: string): AgentPair {
     if (!this.plainAgents) {
       const { hostname: host, port } = serverAddress(server);
+      const connect = (onread: net.OnReadOpts): net.Socket => net.connect({ host, port, onread });
       this.plainAgents = {
-        requests: this.requestConnections((onread) => net.connect({ host, port, onread })),
-        streams: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
+        requests: this.requestConnections(connect),
+        streamAgent: new http.Agent({ keepAlive: true, maxSockets: this.limits.streams, timeout: IDLE_TIMEOUT_MS }),
+        streams: new StreamConnections(connect),
       };
     }
     return this.plainAgents;
@@ -102,20 +108,22 @@ export class ConnectionPool {
       const secureContext = tls.createSecureContext({ ca, cert, key });
       // The replaced connections finish their requests and then close; the stream agent's after their idle timeout.
       this.agents?.requests.retire();
+      const connect = (onread: net.OnReadOpts): net.Socket => {
+        // tls.connect takes net's `onread` since Node 15 (nodejs/node#35753); @types/node's ConnectionOptions leaves it out.
+        const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
+          host,
+          port,
+          secureContext,
+          rejectUnauthorized,
+          onread,
+          ...(servername ? { servername } : {}),
+        };
+        return tls.connect(options);
+      };
       this.agents = {
-        requests: this.requestConnections((onread) => {
-          // tls.connect takes net's `onread` since Node 15 (nodejs/node#35753); @types/node's ConnectionOptions leaves it out.
-          const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
-            host,
-            port,
-            secureContext,
-            rejectUnauthorized,
-            onread,
-            ...(servername ? { servername } : {}),
-          };
-          return tls.connect(options);
-        }),
-        streams: new PooledAgent({
+        requests: this.requestConnections(connect),
+        streams: new StreamConnections(connect),
+        streamAgent: new PooledAgent({
           secureContext,
           rejectUnauthorized,
           servername: material.servername,

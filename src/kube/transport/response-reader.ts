@@ -3,9 +3,27 @@ export class MalformedResponseError extends Error {
   override readonly name = 'MalformedResponseError';
 }
 
+/** Where a streamed 2xx body goes as it arrives, instead of being kept (a watch). */
+export interface BodySink {
+  /** A 2xx head arrived (its body may follow in the same read). */
+  onResponse?(): void;
+  /** The next bytes of the body, de-chunked; valid only during the call (the caller's read buffer is reused). */
+  onBody(bytes: Buffer): void;
+}
+
 /** Longest head (status line and headers) accepted; the API server's are well under 1 KiB. */
 const MAX_HEAD_BYTES = 64 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
+
+/** Hex digits of a chunk size accepted: 12 are 2^48 bytes, and keep the sum exact in a double. */
+const MAX_CHUNK_SIZE_DIGITS = 12;
+
+/** The value of a hex digit's character code, or -1. */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
 
 /** The status code of a head's status line (`HTTP/1.1 200 OK`). */
 function statusCode(head: string): number {
@@ -55,8 +73,14 @@ export class ResponseReader {
   private readonly parts: Buffer[] = [];
   private done = false;
 
-  /** `keepBody`: collect the body for {@link body}; otherwise (and only for a 2xx answer) its bytes are only counted. */
-  constructor(private keepBody: boolean) {}
+  /**
+   * `keepBody`: collect the body for {@link body}; otherwise (and only for a 2xx answer) its bytes are only counted,
+   * or handed to `sink` as they come. An error answer's body is always kept, never streamed.
+   */
+  constructor(
+    private keepBody: boolean,
+    private readonly sink?: BodySink,
+  ) {}
 
   /**
    * Feeds the next bytes; true once the response is complete. Bytes past its end are a protocol error.
@@ -114,6 +138,7 @@ export class ResponseReader {
       this.status = code;
       if (code >= 300) this.keepBody = true; // an error's Status is always read
       this.readHeaders(head, head.startsWith('HTTP/1.0'));
+      if (code < 300) this.sink?.onResponse?.();
       return rest;
     }
   }
@@ -194,21 +219,36 @@ export class ResponseReader {
       if (this.pending.length > MAX_HEAD_BYTES) throw new MalformedResponseError('a chunk size line without an end');
       return 'incomplete';
     }
-    const line = data.toString('latin1', at, lineEnd);
     if (this.chunkState === 'trailers') {
-      if (line !== '') return lineEnd + 2; // a trailer field: not needed
+      if (lineEnd !== at) return lineEnd + 2; // a trailer field: not needed
       if (lineEnd + 2 !== data.length) throw new MalformedResponseError('bytes arrived after the end of the response');
       return 'end';
     }
-    const size = /^[0-9a-fA-F]+/.exec(line);
-    if (!size) throw new MalformedResponseError(`a bad chunk size line: ${JSON.stringify(line.slice(0, 40))}`);
-    this.remaining = parseInt(size[0], 16);
-    this.chunkState = this.remaining === 0 ? 'trailers' : 'data-end';
+    // The size's hex digits read in place (a watch has a chunk per event; a string and a regular expression for
+    // each cost more than the rest of its framing). Extensions after the digits are ignored, as allowed.
+    let size = 0;
+    let end = at;
+    for (; end < lineEnd && end - at < MAX_CHUNK_SIZE_DIGITS; end++) {
+      const digit = hexValue(data[end] as number);
+      if (digit < 0) break;
+      size = size * 16 + digit;
+    }
+    const after = end < lineEnd ? (data[end] as number) : -1;
+    // After the digits: the line's end, or an extension (`;`), perhaps after blanks.
+    if (end === at || !(after === -1 || after === 0x3b || after === 0x20 || after === 0x09))
+      throw new MalformedResponseError(`a bad chunk size line: ${JSON.stringify(data.toString('latin1', at, Math.min(lineEnd, at + 40)))}`);
+    this.remaining = size;
+    this.chunkState = size === 0 ? 'trailers' : 'data-end';
     return lineEnd + 2;
   }
 
-  /** Keeps a copy of body bytes when the body is kept (the caller's chunk may be overwritten after {@link push}). */
+  /**
+   * Hands body bytes to the sink of a 2xx answer, or keeps a copy when the body is kept (the caller's chunk may be
+   * overwritten after {@link push}).
+   */
   private take(bytes: Buffer): void {
-    if (this.keepBody && bytes.length > 0) this.parts.push(Buffer.from(bytes));
+    if (bytes.length === 0) return;
+    if (this.keepBody) this.parts.push(Buffer.from(bytes));
+    else this.sink?.onBody(bytes);
   }
 }

@@ -6,7 +6,9 @@ import { nodeHttp as http } from '../../runtime/node-http.js';
 import { errorFromStatus, parseStatus, readBody, retryAfter, retryAfterMs } from './api-errors.js';
 import { ConnectionPool, type Credentials } from './connection-pool.js';
 import { StaleConnectionError } from './http1-connections.js';
+import { RequestAbortedError } from './request-aborted.js';
 import { requestPath, requestTarget, serverAddress, type Query } from './request-url.js';
+import type { BodySink } from './response-reader.js';
 
 /** The JSON merge patch content type. */
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -41,7 +43,7 @@ export const DEFAULT_REQUEST_CONNECTIONS = 64;
 export interface KubeTransportOptions {
   /** Keep-alive connections JSON requests share; requests beyond wait for one (default {@link DEFAULT_REQUEST_CONNECTIONS}). */
   maxSockets?: number;
-  /** Streams (list pages, watches) open at once, each on its own connection (default 256). */
+  /** List pages streamed at once, each on a connection of its own (default 256); every watch has its own too. */
   maxStreams?: number;
   /** Bound of one JSON request, queueing for a connection included (default 60 s); streams have their own. */
   timeoutMs?: number;
@@ -58,10 +60,15 @@ export interface KubeTransport {
   /** Like {@link request}, for writes whose answer nobody reads: a successful answer is not parsed. */
   send(request: KubeRequest): Promise<void>;
   /**
-   * `GET path?query` read as a stream (a list page or a watch): resolves with the response once 2xx headers
+   * `GET path?query` read as a stream (a list page, gzipped if asked): resolves with the response once 2xx headers
    * arrived; a non-2xx answer is read and thrown as a KubeApiError. `signal` ends it.
    */
   stream(path: string, query: Query, signal: AbortSignal, options?: { gzip?: boolean }): Promise<IncomingMessage>;
+  /**
+   * `GET path?query` whose 2xx body goes to `sink` as it arrives (a watch), on a connection of its own: resolves
+   * once the server ended the body; a non-2xx answer is read and thrown as a KubeApiError; `signal` ends it.
+   */
+  streamBody(path: string, query: Query, signal: AbortSignal, sink: BodySink): Promise<void>;
 }
 
 /**
@@ -95,6 +102,10 @@ export function createKubeTransport(kc: KubeConfig, options: KubeTransportOption
       if (status >= 200 && status < 300) return response;
       const body = (await readBody(response).catch(() => Buffer.alloc(0))).toString('utf8');
       throw errorFromStatus(status, parseStatus(body), retryAfter(response));
+    },
+    streamBody: async (path, query, signal, sink) => {
+      const credentials = await pool.credentials(kc);
+      await credentials.streams.open(requestText(kc, credentials, { method: 'GET', path, query }), signal, sink);
     },
   };
 }
@@ -130,15 +141,6 @@ async function sendOnce(kc: KubeConfig, pool: ConnectionPool, request: KubeReque
   } finally {
     clearTimeout(deadline);
     signal?.removeEventListener('abort', onAbort);
-  }
-}
-
-/** The caller's signal ended a request, as Node's own requests say it (an AbortError). */
-class RequestAbortedError extends AppsetError {
-  override readonly name = 'AbortError';
-  readonly code = 'ABORT_ERR';
-  constructor(override readonly cause: unknown) {
-    super('the request was aborted');
   }
 }
 

@@ -1,22 +1,32 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { streamWatch, type WatchEvent } from '../../../src/kube/informer/watch-stream.js';
+import { streamWatch, type OpenWatch, type WatchEvent } from '../../../src/kube/informer/watch-stream.js';
 
-/** A watch response that delivers `chunks` (bytes, so a character may be split between two) in order. */
-function response(chunks: readonly Buffer[]): IncomingMessage {
-  return Readable.from(chunks, { objectMode: false }) as unknown as IncomingMessage;
+/**
+ * A watch that delivers `chunks` (bytes, so a character may be split between two) in order, each through one
+ * reused buffer that is overwritten after every call, as the stream connections' read buffer is.
+ */
+function openWith(chunks: readonly Buffer[]): OpenWatch {
+  return (_signal, sink) => {
+    sink.onResponse?.();
+    const reused = Buffer.alloc(Math.max(1, ...chunks.map((chunk) => chunk.length)));
+    for (const chunk of chunks) {
+      chunk.copy(reused);
+      sink.onBody(reused.subarray(0, chunk.length));
+      reused.fill(0x7b); // '{': a kept view of an earlier read would turn into broken JSON
+    }
+    return Promise.resolve();
+  };
 }
 
 /** Every event `chunks` make, read through streamWatch. */
 async function eventsOf(chunks: readonly Buffer[], withoutManagedFields = false): Promise<{ events: WatchEvent[]; count: number }> {
   const events: WatchEvent[] = [];
-  const count = await streamWatch(
-    () => Promise.resolve(response(chunks)),
-    (event) => events.push(event),
-    { signal: new AbortController().signal, silenceMs: 5_000, withoutManagedFields },
-  );
+  const count = await streamWatch(openWith(chunks), (event) => events.push(event), {
+    signal: new AbortController().signal,
+    silenceMs: 5_000,
+    withoutManagedFields,
+  });
   return { events, count };
 }
 

@@ -1,0 +1,99 @@
+import type { OnReadOpts, Socket } from 'node:net';
+import { errorFromStatus, parseStatus, retryAfterMs } from './api-errors.js';
+import { ConnectionLostError } from './http1-connections.js';
+import { RequestAbortedError } from './request-aborted.js';
+import { ResponseReader, type BodySink } from './response-reader.js';
+
+/** Bytes read from any one stream at a time: a burst of watch events arrives in few reads. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Streamed GETs (watches), each on a connection of its own that closes when the stream ends, read through net's
+ * `onread` into one buffer for all of them and handed on as the bytes come. `node:http` turned every read into a
+ * Buffer, a parser callback, an IncomingMessage push, a string decoder and a step of an async iterator before a
+ * line of an event was even looked for; a watch needs none of it.
+ */
+export class StreamConnections {
+  /**
+   * Where every stream's bytes land: the callback runs as each read completes, and the reader and the sink copy
+   * what they keep, so the next read (of any stream) may overwrite it.
+   */
+  private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+
+  /** `connect` opens a new connection (TLS or plain) to the server with net's `onread` option. */
+  constructor(private readonly connect: (onread: OnReadOpts) => Socket) {}
+
+  /**
+   * Sends `request` (a whole GET) on a new connection and hands a 2xx answer's body to `sink` as it arrives.
+   * Resolves once the server ended the body; rejects with a KubeApiError for a non-2xx answer (its Status read),
+   * with whatever `sink` throws, with the socket's error, when the connection closes early, or when `signal` fires.
+   */
+  open(request: string, signal: AbortSignal, sink: BodySink): Promise<void> {
+    if (signal.aborted) return Promise.reject(new RequestAbortedError(signal.reason));
+    return new Promise<void>((resolve, reject) => new OneStream(this.connect, this.readBuffer, request, signal, sink, resolve, reject));
+  }
+}
+
+/** One streamed GET on its own connection, from the request to the end of the answer. */
+class OneStream {
+  private readonly reader: ResponseReader;
+  private readonly socket: Socket;
+  private settled = false;
+  private readonly onAbort = (): void => this.settle(new RequestAbortedError(this.signal.reason));
+
+  constructor(
+    connect: (onread: OnReadOpts) => Socket,
+    readBuffer: Buffer,
+    request: string,
+    private readonly signal: AbortSignal,
+    sink: BodySink,
+    private readonly resolve: () => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.reader = new ResponseReader(false, sink);
+    this.socket = connect({ buffer: readBuffer, callback: (size, buffer) => this.onRead((buffer as Buffer).subarray(0, size)) });
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    this.socket.setNoDelay(true);
+    this.socket.on('end', () => this.onEnd());
+    this.socket.on('error', (error) => this.settle(error));
+    this.socket.on('close', () => this.settle(new ConnectionLostError()));
+    this.socket.write(request);
+  }
+
+  /** Bytes arrived (valid only during the call); false stops reading once the stream is over. */
+  private onRead(bytes: Buffer): boolean {
+    if (this.settled) return false;
+    try {
+      if (this.reader.push(bytes)) this.finish();
+    } catch (error) {
+      this.settle(error);
+    }
+    return !this.settled;
+  }
+
+  /** The server ended the connection: that completes only a body that runs to the end of it. */
+  private onEnd(): void {
+    try {
+      this.reader.end();
+      this.finish();
+    } catch (error) {
+      this.settle(error);
+    }
+  }
+
+  private finish(): void {
+    const { status } = this.reader;
+    if (status >= 200 && status < 300) this.settle(undefined);
+    else this.settle(errorFromStatus(status, parseStatus(this.reader.body()), retryAfterMs(this.reader.retryAfter)));
+  }
+
+  /** Ends the stream once: the connection closes, and the call resolves (no error) or rejects. */
+  private settle(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.socket.destroy();
+    if (error === undefined) this.resolve();
+    else this.reject(error instanceof Error ? error : new Error('the watch stream failed', { cause: error }));
+  }
+}
