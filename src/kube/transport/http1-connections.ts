@@ -72,7 +72,8 @@ interface Connection {
  * each request written as one string (head and body together). Node's `http.request` costs a replica
  * more CPU than the TLS and the system calls beneath it (a `ClientRequest`, an agent look-up, header
  * objects, an `IncomingMessage` stream and its parser per request); this does only what a request to
- * the API server needs. Watches and list pages stay on `node:http` streams.
+ * the API server needs. Watches have connections of their own (`StreamConnections`); list pages stay on
+ * `node:http` streams (they are gzipped, and rare).
  */
 export class Http1Connections {
   private readonly idle: Connection[] = [];
