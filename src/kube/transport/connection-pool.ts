@@ -45,14 +45,15 @@ interface AgentPair {
 
 /**
  * The one credential and TLS policy of a replica's transport: the kubeconfig's credentials, the keep-alive
- * connections of requests and list pages and the connections of watches, replaced when the TLS material changes
- * (a rotated client certificate or CA). Resolving credentials reads files or runs a plugin, so the result is kept for a
- * few seconds.
+ * connections of requests and list pages and the connections of watches, replaced when the TLS material
+ * changes (a rotated client certificate or CA). Resolving credentials reads files or runs a plugin, so the
+ * result is kept for a few seconds.
  *
  * Requests get a bounded number of connections on purpose. Each TLS connection costs 57-76 KiB of C heap,
  * and glibc keeps that memory after the connection closes: with one connection per write in flight (200 in a
  * converge), a replica held 6.5 MiB more at 1,000 Applications than with 32, for good. List pages and watches
- * have connections of their own so that they, which hold their connections, never take one that writes wait for.
+ * hold their connections while they last, so they have connections of their own: they never take one that
+ * writes wait for.
  */
 export class ConnectionPool {
   private agents: AgentPair | undefined;
@@ -106,7 +107,8 @@ export class ConnectionPool {
       // One secure context for every connection: building it (parsing the CA bundle) is the costly part.
       // The agents' own options stay free of certificates: Node names its connection pools by them, per request.
       const secureContext = tls.createSecureContext({ ca, cert, key });
-      // The replaced connections finish their requests and then close; the stream agent's after their idle timeout.
+      // The replaced connections finish their requests and then close; the list agent's after their idle timeout;
+      // a watch keeps its connection until it ends (within its timeoutSeconds).
       this.agents?.requests.retire();
       const connect = (onread: net.OnReadOpts): net.Socket => {
         // tls.connect takes net's `onread` since Node 15 (nodejs/node#35753); @types/node's ConnectionOptions leaves it out.
