@@ -36,9 +36,13 @@ export class StreamConnections {
 
 /** One streamed GET on its own connection, from the request to the end of the answer. */
 class OneStream {
-  private readonly reader: ResponseReader;
+  /**
+   * The answer's reader until the stream ends, undefined after. Dropped at once, because it holds the sink and so
+   * the informer's cache: the socket, which holds this, lives on until its close completes, and a stopped informer's
+   * cache must be collectable before that (test/kube/informer/informer.int.test.ts).
+   */
+  private reader: ResponseReader | undefined;
   private readonly socket: Socket;
-  private settled = false;
   private readonly onAbort = (): void => this.settle(new RequestAbortedError(this.signal.reason));
 
   constructor(
@@ -56,41 +60,44 @@ class OneStream {
     this.socket.setNoDelay(true);
     this.socket.on('end', () => this.onEnd());
     this.socket.on('error', (error) => this.settle(error));
-    this.socket.on('close', () => this.settle(new ConnectionLostError()));
+    this.socket.on('close', () => this.reader && this.settle(new ConnectionLostError()));
     this.socket.write(request);
   }
 
   /** Bytes arrived (valid only during the call); false stops reading once the stream is over. */
   private onRead(bytes: Buffer): boolean {
-    if (this.settled) return false;
+    const reader = this.reader;
+    if (!reader) return false;
     try {
-      if (this.reader.push(bytes)) this.finish();
+      if (reader.push(bytes)) this.finish(reader);
     } catch (error) {
       this.settle(error);
     }
-    return !this.settled;
+    return this.reader !== undefined;
   }
 
   /** The server ended the connection: that completes only a body that runs to the end of it. */
   private onEnd(): void {
+    const reader = this.reader;
+    if (!reader) return;
     try {
-      this.reader.end();
-      this.finish();
+      reader.end();
+      this.finish(reader);
     } catch (error) {
       this.settle(error);
     }
   }
 
-  private finish(): void {
-    const { status } = this.reader;
+  private finish(reader: ResponseReader): void {
+    const { status } = reader;
     if (status >= 200 && status < 300) this.settle(undefined);
-    else this.settle(errorFromStatus(status, parseStatus(this.reader.body()), retryAfterMs(this.reader.retryAfter)));
+    else this.settle(errorFromStatus(status, parseStatus(reader.body()), retryAfterMs(reader.retryAfter)));
   }
 
-  /** Ends the stream once: the connection closes, and the call resolves (no error) or rejects. */
+  /** Ends the stream once: the reader (and its sink) is let go, the connection closes, and the call resolves or rejects. */
   private settle(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
+    if (!this.reader) return;
+    this.reader = undefined;
     this.signal.removeEventListener('abort', this.onAbort);
     this.socket.destroy();
     if (error === undefined) this.resolve();
