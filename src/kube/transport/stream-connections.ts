@@ -43,17 +43,20 @@ class OneStream {
    */
   private reader: ResponseReader | undefined;
   private readonly socket: Socket;
-  private readonly onAbort = (): void => this.settle(new RequestAbortedError(this.signal.reason));
+  /** The caller's signal until the stream ends: its reason (an error whose frames hold the caller) is let go too. */
+  private signal: AbortSignal | undefined;
+  private readonly onAbort = (): void => this.settle(new RequestAbortedError(this.signal?.reason));
 
   constructor(
     connect: (onread: OnReadOpts) => Socket,
     readBuffer: Buffer,
     request: string,
-    private readonly signal: AbortSignal,
+    signal: AbortSignal,
     sink: BodySink,
-    private readonly resolve: () => void,
-    private readonly reject: (error: Error) => void,
+    private resolve: (() => void) | undefined,
+    private reject: ((error: Error) => void) | undefined,
   ) {
+    this.signal = signal;
     this.reader = new ResponseReader(false, sink);
     this.socket = connect({ buffer: readBuffer, callback: (size, buffer) => this.onRead((buffer as Buffer).subarray(0, size)) });
     signal.addEventListener('abort', this.onAbort, { once: true });
@@ -97,10 +100,16 @@ class OneStream {
   /** Ends the stream once: the reader (and its sink) is let go, the connection closes, and the call resolves or rejects. */
   private settle(error: unknown): void {
     if (!this.reader) return;
+    const { resolve, reject } = this;
+    // Nothing the caller made stays reachable from the closing socket: not the sink, not the signal's reason, not
+    // the promise (its error's frames hold the caller until `.stack` is read).
     this.reader = undefined;
-    this.signal.removeEventListener('abort', this.onAbort);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.signal = undefined;
+    this.resolve = undefined;
+    this.reject = undefined;
     this.socket.destroy();
-    if (error === undefined) this.resolve();
-    else this.reject(error instanceof Error ? error : new Error('the watch stream failed', { cause: error }));
+    if (error === undefined) resolve?.();
+    else reject?.(error instanceof Error ? error : new Error('the watch stream failed', { cause: error }));
   }
 }
